@@ -1,0 +1,79 @@
+// A fiber: a user-level thread with its own stack, switched by Boost.Context.
+//
+// The fiber object is owned by whoever created it (the runtime embeds one in
+// each OpenMP thread descriptor and reuses it region after region); ult/ only
+// runs it. Life cycle, each step by the named party:
+//
+//   Idle --prepare (owner)--> Ready --first switch (a worker)--> Running
+//   Running <--park/unpark, yield (any worker's scheduler)--> Parked/Ready
+//   Running --entry returns--> Finished --stack released (its worker)--> Idle
+//
+// A fiber that has started never changes worker (`home`): errno, native TLS
+// and tied-task rules rely on it. Before it starts it may be given to any
+// worker. reusable() is true once the fiber is back to Idle: only then may the
+// owner prepare it again.
+#pragma once
+
+#include <cstdint>
+
+#include "ult/atomic.hpp"
+#include "ult/stack_pool.hpp"
+
+namespace bobbin::ult {
+
+class Worker;
+
+enum class FiberState : uint32_t { Idle, Ready, Running, Parked, Finished };
+
+class Fiber {
+ public:
+  using Entry = void (*)(Fiber*);
+
+  Fiber() = default;
+  Fiber(const Fiber&) = delete;
+  Fiber& operator=(const Fiber&) = delete;
+
+  // Arms an Idle fiber to run entry(this) from the start. `user` is the owner's.
+  void prepare(Entry entry, void* user);
+
+  void* user() const { return user_; }
+  void set_user(void* u) { user_ = u; }
+  Worker* home() const { return home_; }
+  bool started() const { return ctx_ != nullptr; }
+  const Stack& stack() const { return stack_; }
+  FiberState state() const { return static_cast<FiberState>(state_.load(memory_order_acquire)); }
+  // acquire: pairs with the release store of Idle after the stack is released
+  // (Worker::after_finish), so the owner's next prepare() cannot race it.
+  bool reusable() const { return state_.load(memory_order_acquire) == uint32_t(FiberState::Idle); }
+
+ private:
+  friend class Worker;
+  friend struct FiberOps;
+  friend class FiberQueue;
+
+  void* ctx_ = nullptr;           // saved context while not running; written by the resumer's complete_switch
+  Stack stack_{};                 // owned while started; released by the home worker after finish
+  Entry entry_ = nullptr;         // written by prepare (owner) before the fiber is published
+  void* user_ = nullptr;
+  Worker* home_ = nullptr;        // set once, by the worker that starts it
+  Atomic<uint32_t> state_{uint32_t(FiberState::Idle)};
+  Atomic<uint32_t> permit_{0};    // park token, see Worker::park
+  Fiber* next_ = nullptr;         // run-queue link; guarded by the queue's lock
+  bool native_ = false;           // a kernel thread's own context: no stack to manage
+};
+
+// The context-switch primitive; implemented in fiber.cpp, the only file that
+// includes Boost.Context. `after(from, arg)` runs on the destination's side as
+// soon as `from`'s context is saved: it is how a fiber hands itself to a queue
+// or a waiter without anybody resuming it before it has stopped running.
+using AfterSwitch = void (*)(Fiber* from, void* arg);
+
+struct FiberOps {
+  // Saves `from` and runs `to`. A `to` that has not started (no context yet,
+  // a stack already attached) gets a fresh context that calls
+  // Worker::fiber_main(to). Returns when something switches back to `from`.
+  static void switch_to(Fiber* from, Fiber* to, AfterSwitch after, void* arg);
+  static void save_context(Fiber* f, void* ctx);
+};
+
+}  // namespace bobbin::ult

@@ -1,0 +1,118 @@
+// Guard-page hits: a fiber that overflows its stack touches the PROT_NONE page
+// below it and takes SIGSEGV on a stack it no longer has room on, so the
+// handler runs on a per-thread alternate stack. It reports one line — who, how
+// big the stack is, and that OMP_STACKSIZE raises it — and aborts. A fault
+// anywhere else belongs to somebody else (the program, a sanitizer, a JIT):
+// it goes to the previous handler untouched.
+#include "ult/guard.hpp"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "ult/log.hpp"
+#include "ult/worker.hpp"
+
+namespace bobbin::ult {
+
+static struct sigaction g_prev_segv, g_prev_bus;
+static DescribeFiber g_describe = nullptr;
+static std::once_flag g_installed;
+// 64 KiB: room for the handler and a libc abort path even where SIGSTKSZ is small.
+static constexpr std::size_t kAltStackSize = 64u << 10;
+static thread_local void* t_altstack = nullptr;
+
+void set_fiber_describer(DescribeFiber fn) { g_describe = fn; }
+
+// Async-signal-safe unsigned formatting.
+static char* put_u(char* p, char* end, unsigned long v) {
+  char tmp[24];
+  int n = 0;
+  do { tmp[n++] = char('0' + v % 10); v /= 10; } while (v && n < 24);
+  while (n && p < end) *p++ = tmp[--n];
+  return p;
+}
+static char* put_s(char* p, char* end, const char* s) {
+  while (*s && p < end) *p++ = *s++;
+  return p;
+}
+
+static void chain(int sig, siginfo_t* si, void* uc) {
+  struct sigaction* prev = sig == SIGBUS ? &g_prev_bus : &g_prev_segv;
+  if (prev->sa_flags & SA_SIGINFO) {
+    prev->sa_sigaction(sig, si, uc);
+  } else if (prev->sa_handler == SIG_DFL || prev->sa_handler == SIG_IGN) {
+    // Restore and return: the faulting instruction runs again and the
+    // default action (a core dump) happens with the original state.
+    sigaction(sig, prev, nullptr);
+  } else {
+    prev->sa_handler(sig);
+  }
+}
+
+static void on_fault(int sig, siginfo_t* si, void* uc) {
+  Fiber* f = Worker::current_fiber();
+  if (f && f->stack().base && f->stack().guard_contains(si->si_addr)) {
+    char line[512];
+    char* p = line;
+    char* end = line + sizeof line - 1;
+    p = put_s(p, end, "bobbin: stack overflow in ");
+    char who[160] = "a fiber";
+    if (g_describe) g_describe(f, who, sizeof who);
+    p = put_s(p, end, who);
+    p = put_s(p, end, ": its stack is ");
+    p = put_u(p, end, f->stack().usable());
+    p = put_s(p, end, " bytes; raise OMP_STACKSIZE (for example OMP_STACKSIZE=");
+    p = put_u(p, end, (f->stack().usable() >> 20) * 2 + 1);
+    p = put_s(p, end, "M)\n");
+    ssize_t r = write(2, line, size_t(p - line));
+    (void)r;
+    abort();
+  }
+  chain(sig, si, uc);
+}
+
+static void install_process_handler() {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = &on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &g_prev_segv);
+  sigaction(SIGBUS, &sa, &g_prev_bus);
+}
+
+void install_guard_for_thread() {
+  std::call_once(g_installed, install_process_handler);
+  if (t_altstack) return;
+  stack_t cur;
+  // Keep an alternate stack the thread already has (a sanitizer's, the program's).
+  if (sigaltstack(nullptr, &cur) == 0 && !(cur.ss_flags & SS_DISABLE)) return;
+  void* p = mmap(nullptr, kAltStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return;  // no detection on this thread; everything else still works
+  stack_t ss;
+  ss.ss_sp = p;
+  ss.ss_size = kAltStackSize;
+  ss.ss_flags = 0;
+  if (sigaltstack(&ss, nullptr) != 0) {
+    munmap(p, kAltStackSize);
+    return;
+  }
+  t_altstack = p;
+}
+
+void uninstall_guard_for_thread() {
+  if (!t_altstack) return;
+  stack_t ss;
+  memset(&ss, 0, sizeof ss);
+  ss.ss_flags = SS_DISABLE;
+  sigaltstack(&ss, nullptr);
+  munmap(t_altstack, kAltStackSize);
+  t_altstack = nullptr;
+}
+
+}  // namespace bobbin::ult

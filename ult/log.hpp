@@ -1,0 +1,19 @@
+// One-line diagnostics. Everything Bobbin says to the user starts "bobbin: ".
+#pragma once
+
+#include <cstdarg>
+
+namespace bobbin {
+
+// printf-style; adds the prefix and the newline.
+void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+// Async-signal-safe: writes the pieces to stderr with write(2).
+void write_stderr_raw(const char* s);
+
+}  // namespace bobbin
+
+#define BOBBIN_ASSERT(cond)                                                           \
+  do {                                                                                \
+    if (__builtin_expect(!(cond), 0)) ::bobbin::fatal("internal error: %s (%s:%d)", #cond, __FILE__, __LINE__); \
+  } while (0)

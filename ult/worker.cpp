@@ -1,0 +1,305 @@
+// Workers and the two protocols that make fibers block without losing wake-ups.
+//
+// The problem. OpenMP threads are fibers; when one waits (barrier, lock,
+// taskwait) it must give its worker to other fibers, and whoever ends the wait
+// — maybe a fiber on another worker, maybe a plain thread — must make it run
+// again exactly once, even if the wake-up arrives while the waiter is still in
+// the middle of switching away. And a worker with nothing to run must sleep in
+// the kernel, yet wake whenever work is handed to it.
+//
+// Rejected designs. (1) A per-fiber mutex held across the switch (the waiter
+// locks, switches, the next context unlocks): correct, but every wake-up takes
+// a lock that the fast path does not need. (2) Switching through a scheduler
+// context on every block (fiber -> scheduler -> fiber): simpler, but two jumps
+// per switch, and our same-worker switch budget is one. (3) Sleeping workers on
+// a condition variable: a mutex on every notify.
+//
+// The chosen design. Fibers switch directly to the next ready fiber (or to the
+// worker's idle context when there is none). The fiber that leaves passes an
+// after-switch action, run by the destination once the leaver's context is
+// saved; only then can anyone resume the leaver.
+//
+// Park/unpark protocol. Invariant P: a fiber is in at most one run queue and
+// is made Ready by exactly one party per park.
+//   park (the fiber F itself):
+//     1. If F.permit is set, clear it and return (a wake-up came first).
+//     2. Switch away; the destination runs after_park(F):
+//        a. F.state = Parked                              (seq_cst)
+//        b. if F.permit is set and CAS(state Parked->Ready): enqueue F.
+//   unpark(F) (anyone):
+//     1. F.permit = 1                                     (seq_cst)
+//     2. if F.state == Parked and CAS(state Parked->Ready): enqueue F.
+// 2a/2b against 1/2 is the store-buffer (Dekker) pattern: with all four
+// accesses seq_cst, at least one side sees the other's store, so a wake-up is
+// never lost; the CAS makes only one side enqueue (P). A permit left set makes
+// the next park return at once: spurious returns are allowed and callers loop.
+//
+// Sleep protocol of a worker W (kernel thread, futex). Invariant S: if work is
+// visible to W, W is awake or will find the work before sleeping.
+//   W: 1. sleeping = 1;  2. fence;  3. check every work source; if any: sleeping = 0, go run it;
+//      4. futex_wait(sleeping, 1) while sleeping == 1.
+//   Producer: 1. publish work (queue push);  2. fence;  3. if sleeping == 1 and exchange(sleeping, 0) == 1: futex_wake.
+// The two seq_cst fences order each side's store before its load, so either W
+// sees the work in step 3 or the producer sees sleeping == 1 and wakes W; a
+// wake between W's step 3 and 4 leaves sleeping == 0 and futex_wait returns.
+//
+// Lock order: a worker's lock_ is a leaf; nothing else is taken while it is held.
+#include "ult/worker.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "ult/guard.hpp"
+#include "ult/log.hpp"
+
+namespace bobbin::ult {
+
+thread_local Worker* Worker::t_current_ __attribute__((tls_model("initial-exec"))) = nullptr;
+Worker* Worker::pool_[Worker::kMaxWorkers];
+Atomic<int> Worker::pool_size_{0};
+// 200 ms: libomp's default KMP_BLOCKTIME; the runtime sets the real value.
+Atomic<uint64_t> Worker::spin_ns_{200'000'000};
+
+static WorkHooks g_hooks;
+static std::mutex g_pool_mutex;  // serialises pool growth and shutdown (rare)
+
+void install_work_hooks(WorkHooks hooks) { g_hooks = hooks; }
+
+// ---- run queue --------------------------------------------------------------
+
+void Worker::enqueue(Fiber* f) {
+  {
+    SpinGuard g(lock_);
+    ready_.push_back(f);
+    // relaxed: a hint for lock-free polling; the lock orders the push itself.
+    ready_len_.fetch_add(1, memory_order_relaxed);
+  }
+  notify();
+}
+
+Fiber* Worker::pop_ready() {
+  if (ready_len_.load(memory_order_relaxed) == 0) return nullptr;
+  SpinGuard g(lock_);
+  Fiber* f = ready_.pop_front();
+  if (f) ready_len_.fetch_sub(1, memory_order_relaxed);
+  return f;
+}
+
+void Worker::submit(Fiber* f) {
+  BOBBIN_ASSERT(!f->started());
+  enqueue(f);
+}
+
+void Worker::notify() {
+  fence_seq_cst();  // producer step 2: pairs with the fence in sleep_if_idle step 2
+  if (sleeping_.load(memory_order_relaxed) == 1 && sleeping_.exchange(0, memory_order_acq_rel) == 1) {
+    futex_wake(&sleeping_, 1);
+  }
+}
+
+// ---- switching ----------------------------------------------------------------
+
+void Worker::run(Fiber* f) {
+  if (!f->started()) {
+    f->home_ = this;
+    f->stack_ = stacks_.take();
+  }
+  BOBBIN_ASSERT(f->home_ == this);
+  // relaxed: only this worker's thread reads Running; unpark compares against Parked.
+  f->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
+  Fiber* from = running_;
+  running_ = f;
+  FiberOps::switch_to(from, f, nullptr, nullptr);
+}
+
+void Worker::switch_away(AfterSwitch after, void* arg) {
+  Fiber* next = pop_ready();
+  if (!next) next = &idle_;
+  if (!next->started() && next != &idle_) {
+    next->home_ = this;
+    next->stack_ = stacks_.take();
+  }
+  next->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
+  Fiber* from = running_;
+  running_ = next;
+  FiberOps::switch_to(from, next, after, arg);
+  // Back on `from`: whoever switched here has already set running_ = from.
+}
+
+void Worker::yield() {
+  Worker* w = t_current_;
+  if (w->ready_len_.load(memory_order_relaxed) == 0) return;
+  BOBBIN_ASSERT(w->running_ != &w->idle_);
+  w->switch_away(&after_yield, nullptr);
+}
+
+void Worker::after_yield(Fiber* from, void*) {
+  from->state_.store(uint32_t(FiberState::Ready), memory_order_relaxed);
+  from->home_->enqueue(from);
+}
+
+void Worker::park() {
+  Worker* w = t_current_;
+  Fiber* self = w->running_;
+  BOBBIN_ASSERT(self != &w->idle_);
+  // Step 1. acquire: pairs with unpark's store, so the waker's writes are seen.
+  if (self->permit_.exchange(0, memory_order_acquire) == 1) return;
+  w->switch_away(&after_park, nullptr);
+  // Consume the permit that woke us (if any). acquire: as in step 1.
+  self->permit_.exchange(0, memory_order_acquire);
+}
+
+void Worker::after_park(Fiber* from, void*) {
+  // Step 2a/2b; seq_cst: the Dekker pair with unpark steps 1/2.
+  from->state_.store(uint32_t(FiberState::Parked), memory_order_seq_cst);
+  if (from->permit_.load(memory_order_seq_cst) == 1) {
+    uint32_t expect = uint32_t(FiberState::Parked);
+    if (from->state_.compare_exchange_strong(expect, uint32_t(FiberState::Ready), memory_order_seq_cst)) {
+      from->home_->enqueue(from);
+    }
+  }
+}
+
+void Worker::unpark(Fiber* f) {
+  f->permit_.store(1, memory_order_seq_cst);  // step 1
+  uint32_t expect = uint32_t(FiberState::Parked);
+  if (f->state_.load(memory_order_seq_cst) == expect &&
+      f->state_.compare_exchange_strong(expect, uint32_t(FiberState::Ready), memory_order_seq_cst)) {
+    f->home_->enqueue(f);  // step 2
+  }
+}
+
+void Worker::fiber_main(Fiber* f) {
+  f->entry_(f);
+  f->state_.store(uint32_t(FiberState::Finished), memory_order_relaxed);
+  t_current_->switch_away(&after_finish, nullptr);
+  fatal("internal error: a finished fiber was resumed");
+}
+
+void Worker::after_finish(Fiber* from, void*) {
+  Worker* w = t_current_;  // == from->home_: fibers never migrate
+  w->stacks_.give(from->stack_);
+  from->stack_ = Stack{};
+  from->ctx_ = nullptr;
+  // release: pairs with the acquire in Fiber::reusable(); the stack is no
+  // longer in use once the owner can see Idle.
+  from->state_.store(uint32_t(FiberState::Idle), memory_order_release);
+}
+
+// ---- the idle context -----------------------------------------------------
+
+void Worker::sleep_if_idle() {
+  auto has_work = [this] {
+    return ready_len_.load(memory_order_relaxed) != 0 || stopping_.load(memory_order_relaxed) ||
+           (g_hooks.has_work && g_hooks.has_work(*this));
+  };
+  uint64_t budget = spin_ns_.load(memory_order_relaxed);
+  if (budget) {
+    uint64_t start = now_ns();
+    for (unsigned i = 1;; ++i) {
+      if (has_work()) return;
+      cpu_relax();
+      // Reading the clock every 64 polls keeps its cost (~20 ns) under a few
+      // percent of the loop; a guess, not measured.
+      if ((i & 63) == 0 && budget != UINT64_MAX && now_ns() - start >= budget) break;
+    }
+  }
+  sleeping_.store(1, memory_order_relaxed);  // step 1
+  fence_seq_cst();                           // step 2: pairs with the fence in notify()
+  if (has_work()) {                          // step 3
+    sleeping_.store(0, memory_order_relaxed);
+    return;
+  }
+  // step 4. acquire: pairs with notify's exchange, so the work pushed before it is seen.
+  while (sleeping_.load(memory_order_acquire) == 1) futex_wait(&sleeping_, 1);
+}
+
+void Worker::idle_loop() {
+  for (;;) {
+    Fiber* f = pop_ready();
+    if (!f && g_hooks.find_work) f = g_hooks.find_work(*this);
+    if (f) {
+      run(f);
+      continue;
+    }
+    if (stopping_.load(memory_order_acquire)) return;  // acquire: pairs with shutdown_pool's release
+    sleep_if_idle();
+  }
+}
+
+void* Worker::thread_main(void* self) {
+  auto* w = static_cast<Worker*>(self);
+  t_current_ = w;
+  install_guard_for_thread();
+  if (w->pin_) w->pin_(w->id_);
+  w->idle_.native_ = true;
+  w->idle_.home_ = w;
+  w->running_ = &w->idle_;
+  w->idle_loop();
+  w->stacks_.clear();
+  uninstall_guard_for_thread();
+  return nullptr;
+}
+
+// ---- the pool ----------------------------------------------------------------
+
+void Worker::idle_entry(Fiber* f) { static_cast<Worker*>(f->user())->idle_loop(); }
+
+void Worker::ensure_pool(int n, PinFn pin) {
+  std::lock_guard<std::mutex> g(g_pool_mutex);
+  int have = pool_size_.load(memory_order_relaxed);
+  if (n > kMaxWorkers) fatal("cannot run %d workers (at most %d)", n, kMaxWorkers);
+  if (have == 0 && n > 0) {
+    // The calling thread becomes worker 0: its own context is the root fiber,
+    // and its idle loop runs on a small fiber of its own.
+    auto* w = new Worker(0);
+    t_current_ = w;
+    install_guard_for_thread();
+    w->root_.native_ = true;
+    w->root_.home_ = w;
+    w->root_.state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
+    w->running_ = &w->root_;
+    w->idle_.prepare(&idle_entry, w);
+    w->idle_.home_ = w;
+    w->idle_.stack_ = map_stack(256u << 10);  // the idle loop only runs scheduler code
+    if (pin) pin(0);
+    pool_[0] = w;
+    pool_size_.store(1, memory_order_release);
+    have = 1;
+  }
+  for (int i = have; i < n; ++i) {
+    auto* w = new Worker(i);
+    w->own_thread_ = true;
+    w->pin_ = pin;
+    pool_[i] = w;
+    int rc = pthread_create(&w->thread_, nullptr, &thread_main, w);
+    if (rc != 0) fatal("cannot start worker thread %d: %s", i, strerror(rc));
+    pool_size_.store(i + 1, memory_order_release);  // pairs with the acquire in pool_size()
+  }
+}
+
+void Worker::shutdown_pool() {
+  std::lock_guard<std::mutex> g(g_pool_mutex);
+  int n = pool_size_.load(memory_order_relaxed);
+  if (n == 0) return;
+  BOBBIN_ASSERT(t_current_ == pool_[0] && t_current_->running_ == &t_current_->root_);
+  for (int i = 1; i < n; ++i) {
+    Worker* w = pool_[i];
+    w->stopping_.store(true, memory_order_release);  // pairs with the acquire in idle_loop
+    w->notify();
+    pthread_join(w->thread_, nullptr);
+    delete w;
+    pool_[i] = nullptr;
+  }
+  Worker* w0 = pool_[0];
+  unmap_stack(w0->idle_.stack_);
+  w0->stacks_.clear();
+  uninstall_guard_for_thread();
+  delete w0;
+  pool_[0] = nullptr;
+  t_current_ = nullptr;
+  pool_size_.store(0, memory_order_release);
+}
+
+}  // namespace bobbin::ult

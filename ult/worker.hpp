@@ -1,0 +1,151 @@
+// Workers: the kernel threads that run fibers. See worker.cpp for the
+// protocols (park/unpark of fibers, sleep/notify of workers).
+#pragma once
+
+#include <pthread.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "ult/atomic.hpp"
+#include "ult/fiber.hpp"
+#include "ult/spinlock.hpp"
+#include "ult/stack_pool.hpp"
+
+namespace bobbin::ult {
+
+// Intrusive FIFO of fibers, guarded by its owner's lock.
+class FiberQueue {
+ public:
+  void push_back(Fiber* f) {
+    f->next_ = nullptr;
+    if (tail_) tail_->next_ = f; else head_ = f;
+    tail_ = f;
+  }
+  Fiber* pop_front() {
+    Fiber* f = head_;
+    if (f) { head_ = f->next_; if (!head_) tail_ = nullptr; f->next_ = nullptr; }
+    return f;
+  }
+  bool empty() const { return head_ == nullptr; }
+
+ private:
+  Fiber* head_ = nullptr;
+  Fiber* tail_ = nullptr;
+};
+
+// The hook through which the scheduler layer gives an idle worker more to do
+// (tasks, stealable fibers). ult/ calls it; scheduler/worker_loop installs it.
+struct WorkHooks {
+  // Returns a fiber to run on `w` (prepared, or one of w's own), or null.
+  Fiber* (*find_work)(Worker& w) = nullptr;
+  // Whether find_work might succeed now; called after a worker announces it
+  // is going to sleep (see the sleep protocol). Must be cheap and lock-free.
+  bool (*has_work)(Worker& w) = nullptr;
+};
+void install_work_hooks(WorkHooks hooks);
+
+class alignas(kCacheLine) Worker {
+ public:
+  // The worker that runs the calling thread, or null on a foreign thread.
+  static Worker* current() { return t_current_; }
+  // The fiber now running on this thread (null on a foreign thread).
+  static Fiber* current_fiber() { return t_current_ ? t_current_->running_ : nullptr; }
+
+  int id() const { return id_; }
+
+  // ---- called by the running fiber ---------------------------------------
+  // Lets the other ready fibers of this worker run; returns at once if none.
+  static void yield();
+  // Blocks the calling fiber until unpark(); may return spuriously, so callers
+  // loop on their own condition. Must not be called by the idle context.
+  static void park();
+  // Makes a parked (or about to park) fiber runnable again. Any thread.
+  static void unpark(Fiber* f);
+
+  // ---- hand work to a worker ---------------------------------------------
+  // Queues a prepared, not-started fiber on this worker and wakes it.
+  void submit(Fiber* f);
+  // Wakes this worker if it sleeps (after making work visible to it).
+  void notify();
+
+  std::size_t ready_count() const { return ready_len_.load(memory_order_relaxed); }
+  // Removes and returns a fiber that has not started and matches `pred`, or null. Any thread.
+  template <class Pred>
+  Fiber* steal_unstarted(Pred pred);
+
+  // ---- the pool ----------------------------------------------------------
+  using PinFn = void (*)(int worker_id);
+  // Makes the calling thread worker 0 (if the pool is empty) and grows the
+  // pool to n workers, each a new kernel thread that calls pin(id) first.
+  static void ensure_pool(int n, PinFn pin);
+  static int pool_size() { return pool_size_.load(memory_order_acquire); }
+  // acquire: pairs with the release in ensure_pool, so the slot is seen filled.
+  static Worker* at(int i) { return pool_[i]; }
+  // Stops and joins every worker thread but the caller's (worker 0); the pool
+  // is empty afterwards. Only from worker 0's root fiber with no team running.
+  static void shutdown_pool();
+  static constexpr int kMaxWorkers = 4096;
+
+  // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
+  // UINT64_MAX = never sleep (OMP_WAIT_POLICY=active).
+  static void set_spin_ns(uint64_t ns) { spin_ns_.store(ns, memory_order_relaxed); }
+  static uint64_t spin_ns() { return spin_ns_.load(memory_order_relaxed); }
+
+  // Entry of every fiber's first activation (called from fiber.cpp).
+  [[noreturn]] static void fiber_main(Fiber* f);
+
+  StackCache& stacks() { return stacks_; }
+
+ private:
+  explicit Worker(int id) : id_(id) {}
+  static void* thread_main(void* self);
+  static void idle_entry(Fiber* f);
+  void idle_loop();
+  Fiber* pop_ready();
+  void switch_away(AfterSwitch after, void* arg);
+  void run(Fiber* f);
+  void sleep_if_idle();
+  static void after_yield(Fiber* from, void* arg);
+  static void after_park(Fiber* from, void* arg);
+  static void after_finish(Fiber* from, void* arg);
+  void enqueue(Fiber* f);
+
+  static thread_local Worker* t_current_;
+  static Worker* pool_[kMaxWorkers];
+  static Atomic<int> pool_size_;
+  static Atomic<uint64_t> spin_ns_;
+
+  const int id_;
+  pthread_t thread_{};
+  bool own_thread_ = false;     // a thread the pool started (not the adopted main thread)
+  PinFn pin_ = nullptr;         // called first by the worker's own thread
+  Fiber* running_ = nullptr;    // written and read only by this worker's thread
+  Fiber idle_;                  // the idle loop's context
+  Fiber root_;                  // adopted thread's own context (worker 0)
+  StackCache stacks_;           // this thread only
+
+  SpinLock lock_;
+  FiberQueue ready_ GUARDED_BY(lock_);
+  Atomic<std::size_t> ready_len_{0};  // written under lock_, read lock-free as a hint
+
+  // Sleep protocol word: 1 while the worker is (about to be) asleep on the futex.
+  alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
+  Atomic<bool> stopping_{false};
+};
+
+template <class Pred>
+Fiber* Worker::steal_unstarted(Pred pred) NO_THREAD_SAFETY_ANALYSIS {
+  if (ready_len_.load(memory_order_relaxed) == 0) return nullptr;
+  SpinGuard g(lock_);
+  FiberQueue keep;
+  Fiber* found = nullptr;
+  while (Fiber* f = ready_.pop_front()) {
+    if (!found && !f->started() && pred(f)) found = f; else keep.push_back(f);
+  }
+  ready_ = keep;
+  if (found) ready_len_.fetch_sub(1, memory_order_relaxed);
+  return found;
+}
+
+}  // namespace bobbin::ult
