@@ -21,7 +21,7 @@ namespace bobbin::ult {
 
 static struct sigaction g_prev_segv, g_prev_bus;
 static DescribeFiber g_describe = nullptr;
-static std::once_flag g_installed;
+static std::mutex g_install_mutex;
 // 64 KiB: room for the handler and a libc abort path even where SIGSTKSZ is small.
 static constexpr std::size_t kAltStackSize = 64u << 10;
 static thread_local void* t_altstack = nullptr;
@@ -76,7 +76,13 @@ static void on_fault(int sig, siginfo_t* si, void* uc) {
   chain(sig, si, uc);
 }
 
+// Installs on_fault unless it is already the handler, remembering what it
+// replaces; so a program that set its own handler before a worker starts is
+// chained to, not lost.
 static void install_process_handler() {
+  std::lock_guard<std::mutex> g(g_install_mutex);
+  struct sigaction cur;
+  if (sigaction(SIGSEGV, nullptr, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == &on_fault) return;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = &on_fault;
@@ -87,7 +93,7 @@ static void install_process_handler() {
 }
 
 void install_guard_for_thread() {
-  std::call_once(g_installed, install_process_handler);
+  install_process_handler();
   if (t_altstack) return;
   stack_t cur;
   // Keep an alternate stack the thread already has (a sanitizer's, the program's).
