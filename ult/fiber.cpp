@@ -43,8 +43,9 @@ void complete_switch(bc::transfer_t t) {
 }
 }  // namespace
 
-void Fiber::prepare(Entry entry, void* user) {
+void Fiber::prepare(Entry entry, void* user, bool movable) {
   BOBBIN_ASSERT(reusable());
+  movable_ = movable;
   entry_ = entry;
   user_ = user;
   ctx_ = nullptr;

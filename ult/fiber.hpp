@@ -34,7 +34,8 @@ class Fiber {
   Fiber& operator=(const Fiber&) = delete;
 
   // Arms an Idle fiber to run entry(this) from the start. `user` is the owner's.
-  void prepare(Entry entry, void* user);
+  // `movable`: before it starts, another worker may take it (steal mode).
+  void prepare(Entry entry, void* user, bool movable = false);
 
   void* user() const { return user_; }
   void set_user(void* u) { user_ = u; }
@@ -60,6 +61,7 @@ class Fiber {
   Atomic<uint32_t> permit_{0};    // park token, see Worker::park
   Fiber* next_ = nullptr;         // run-queue link; guarded by the queue's lock
   bool native_ = false;           // a kernel thread's own context: no stack to manage
+  bool movable_ = false;          // written by prepare (owner); read under the run-queue lock
 };
 
 // The context-switch primitive; implemented in fiber.cpp, the only file that

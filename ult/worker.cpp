@@ -74,6 +74,7 @@ void Worker::enqueue(Fiber* f) {
     ready_.push_back(f);
     // relaxed: a hint for lock-free polling; the lock orders the push itself.
     ready_len_.fetch_add(1, memory_order_relaxed);
+    if (f->movable_ && !f->started()) movable_len_.fetch_add(1, memory_order_relaxed);
   }
   notify();
 }
@@ -82,7 +83,10 @@ Fiber* Worker::pop_ready() {
   if (ready_len_.load(memory_order_relaxed) == 0) return nullptr;
   SpinGuard g(lock_);
   Fiber* f = ready_.pop_front();
-  if (f) ready_len_.fetch_sub(1, memory_order_relaxed);
+  if (f) {
+    ready_len_.fetch_sub(1, memory_order_relaxed);
+    if (f->movable_ && !f->started()) movable_len_.fetch_sub(1, memory_order_relaxed);
+  }
   return f;
 }
 

@@ -70,6 +70,9 @@ class alignas(kCacheLine) Worker {
   void notify();
 
   std::size_t ready_count() const { return ready_len_.load(memory_order_relaxed); }
+  // Not-started movable fibers queued here: what other workers may steal.
+  std::size_t movable_count() const { return movable_len_.load(memory_order_relaxed); }
+  bool is_sleeping() const { return sleeping_.load(memory_order_relaxed) == 1; }
   // Removes and returns a fiber that has not started and matches `pred`, or null. Any thread.
   template <class Pred>
   Fiber* steal_unstarted(Pred pred);
@@ -128,6 +131,7 @@ class alignas(kCacheLine) Worker {
   SpinLock lock_;
   FiberQueue ready_ GUARDED_BY(lock_);
   Atomic<std::size_t> ready_len_{0};  // written under lock_, read lock-free as a hint
+  Atomic<std::size_t> movable_len_{0};  // likewise, counting not-started movable fibers
 
   // Sleep protocol word: 1 while the worker is (about to be) asleep on the futex.
   alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
@@ -136,15 +140,18 @@ class alignas(kCacheLine) Worker {
 
 template <class Pred>
 Fiber* Worker::steal_unstarted(Pred pred) NO_THREAD_SAFETY_ANALYSIS {
-  if (ready_len_.load(memory_order_relaxed) == 0) return nullptr;
+  if (movable_len_.load(memory_order_relaxed) == 0) return nullptr;
   SpinGuard g(lock_);
   FiberQueue keep;
   Fiber* found = nullptr;
   while (Fiber* f = ready_.pop_front()) {
-    if (!found && !f->started() && pred(f)) found = f; else keep.push_back(f);
+    if (!found && f->movable_ && !f->started() && pred(f)) found = f; else keep.push_back(f);
   }
   ready_ = keep;
-  if (found) ready_len_.fetch_sub(1, memory_order_relaxed);
+  if (found) {
+    ready_len_.fetch_sub(1, memory_order_relaxed);
+    movable_len_.fetch_sub(1, memory_order_relaxed);
+  }
   return found;
 }
 
