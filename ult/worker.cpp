@@ -250,23 +250,36 @@ void* Worker::thread_main(void* self) {
 
 void Worker::idle_entry(Fiber* f) { static_cast<Worker*>(f->user())->idle_loop(); }
 
+// The calling thread's own context becomes the root fiber; its idle loop runs
+// on a small fiber of its own.
+Worker* Worker::adopt_current(int id) {
+  auto* w = new Worker(id);
+  t_current_ = w;
+  install_guard_for_thread();
+  w->root_.native_ = true;
+  w->root_.home_ = w;
+  w->root_.state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
+  w->running_ = &w->root_;
+  w->idle_.prepare(&idle_entry, w);
+  w->idle_.home_ = w;
+  w->idle_.stack_ = map_stack(256u << 10);  // the idle loop only runs scheduler code
+  return w;
+}
+
+Worker* Worker::adopt_foreign_thread() {
+  static Atomic<int> next_id{kMaxWorkers};
+  BOBBIN_ASSERT(t_current_ == nullptr);
+  // The descriptor lives as long as the process: the thread may keep using
+  // OpenMP until it exits, and nothing else refers to it.
+  return adopt_current(next_id.fetch_add(1, memory_order_relaxed));
+}
+
 void Worker::ensure_pool(int n, PinFn pin) {
   std::lock_guard<std::mutex> g(g_pool_mutex);
   int have = pool_size_.load(memory_order_relaxed);
   if (n > kMaxWorkers) fatal("cannot run %d workers (at most %d)", n, kMaxWorkers);
   if (have == 0 && n > 0) {
-    // The calling thread becomes worker 0: its own context is the root fiber,
-    // and its idle loop runs on a small fiber of its own.
-    auto* w = new Worker(0);
-    t_current_ = w;
-    install_guard_for_thread();
-    w->root_.native_ = true;
-    w->root_.home_ = w;
-    w->root_.state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
-    w->running_ = &w->root_;
-    w->idle_.prepare(&idle_entry, w);
-    w->idle_.home_ = w;
-    w->idle_.stack_ = map_stack(256u << 10);  // the idle loop only runs scheduler code
+    Worker* w = adopt_current(0);
     if (pin) pin(0);
     pool_[0] = w;
     pool_size_.store(1, memory_order_release);

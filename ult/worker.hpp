@@ -88,6 +88,12 @@ class alignas(kCacheLine) Worker {
   // Stops and joins every worker thread but the caller's (worker 0); the pool
   // is empty afterwards. Only from worker 0's root fiber with no team running.
   static void shutdown_pool();
+  // Makes a kernel thread that is not in the pool (a thread of the program)
+  // a worker of its own: its context becomes a root fiber, so it can block
+  // like any fiber. Such a worker has no thread of its own to run queued
+  // fibers, so nothing is ever submitted to it but its own wake-ups.
+  static Worker* adopt_foreign_thread();
+  bool in_pool() const { return id_ < kMaxWorkers; }
   static constexpr int kMaxWorkers = 4096;
 
   // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
@@ -113,6 +119,7 @@ class alignas(kCacheLine) Worker {
   static void after_park(Fiber* from, void* arg);
   static void after_finish(Fiber* from, void* arg);
   void enqueue(Fiber* f);
+  static Worker* adopt_current(int id);
 
   static thread_local Worker* t_current_;
   static Worker* pool_[kMaxWorkers];

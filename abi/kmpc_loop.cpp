@@ -1,0 +1,86 @@
+// __kmpc_* entry points for worksharing loops, ordered and doacross.
+#include <type_traits>
+
+#include "abi/abi_types.hpp"
+#include "runtime/api.hpp"
+
+using namespace bobbin;
+using namespace bobbin::abi;
+
+namespace {
+
+template <class T>
+rt::LoopBounds bounds(T lower, T upper, int64_t incr) {
+  return rt::LoopBounds{int64_t(lower), int64_t(upper), incr, std::is_unsigned_v<T>, int(sizeof(T))};
+}
+
+rt::LoopKind loop_kind(kmp_int32 sched, bool* ordered) {
+  DecodedSchedule d = decode_schedule(sched);
+  if (!d.known) rt::unsupported("this loop schedule kind");
+  if (ordered) *ordered = d.ordered;
+  return d.kind;
+}
+
+template <class T, class ST>
+void static_init(kmp_int32 sched, kmp_int32* plast, T* plower, T* pupper, ST* pstride, ST incr, ST chunk) {
+  rt::StaticPart p = rt::static_part(loop_kind(sched, nullptr), int64_t(chunk), bounds(*plower, *pupper, int64_t(incr)));
+  *plower = T(p.lower);
+  *pupper = T(p.upper);
+  *pstride = ST(p.stride);
+  if (plast) *plast = p.last;
+}
+
+template <class T, class ST>
+void dispatch_init(kmp_int32 sched, T lb, T ub, ST st, ST chunk) {
+  bool ordered = false;
+  rt::LoopKind kind = loop_kind(sched, &ordered);
+  rt::dispatch_init(kind, ordered, int64_t(chunk), bounds(lb, ub, int64_t(st)));
+}
+
+template <class T, class ST>
+int dispatch_next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
+  int64_t lo, hi, st;
+  bool last;
+  if (!rt::dispatch_next(&lo, &hi, &st, &last)) return 0;
+  *plb = T(lo);
+  *pub = T(hi);
+  if (pst) *pst = ST(st);
+  if (plast) *plast = last;
+  return 1;
+}
+
+}  // namespace
+
+#define BOBBIN_LOOP_ENTRIES(SUFFIX, T, ST)                                                                        \
+  BOBBIN_EXPORT void __kmpc_for_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* plast,     \
+                                                     T* plower, T* pupper, ST* pstride, ST incr, ST chunk) {     \
+    static_init<T, ST>(sched, plast, plower, pupper, pstride, incr, chunk);                                      \
+  }                                                                                                              \
+  BOBBIN_EXPORT void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, T lb, T ub, ST st,      \
+                                                   ST chunk) {                                                   \
+    dispatch_init<T, ST>(sched, lb, ub, st, chunk);                                                              \
+  }                                                                                                              \
+  BOBBIN_EXPORT int __kmpc_dispatch_next_##SUFFIX(ident_t*, kmp_int32, kmp_int32* plast, T* plb, T* pub,         \
+                                                  ST* pst) {                                                     \
+    return dispatch_next<T, ST>(plast, plb, pub, pst);                                                           \
+  }                                                                                                              \
+  BOBBIN_EXPORT void __kmpc_dispatch_fini_##SUFFIX(ident_t*, kmp_int32) { rt::dispatch_iteration_done(); }
+
+BOBBIN_LOOP_ENTRIES(4, kmp_int32, kmp_int32)
+BOBBIN_LOOP_ENTRIES(4u, kmp_uint32, kmp_int32)
+BOBBIN_LOOP_ENTRIES(8, kmp_int64, kmp_int64)
+BOBBIN_LOOP_ENTRIES(8u, kmp_uint64, kmp_int64)
+
+BOBBIN_EXPORT void __kmpc_for_static_fini(ident_t*, kmp_int32) {}
+BOBBIN_EXPORT void __kmpc_ordered(ident_t*, kmp_int32) { rt::ordered_begin(); }
+BOBBIN_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) { rt::ordered_end(); }
+
+BOBBIN_EXPORT void __kmpc_doacross_init(ident_t*, kmp_int32, kmp_int32 num_dims, const kmp_dim* dims) {
+  rt::DoacrossDim d[8];
+  if (num_dims > 8 || num_dims < 1) rt::unsupported("doacross loops with more than 8 ordered dimensions");
+  for (int i = 0; i < num_dims; ++i) d[i] = {dims[i].lo, dims[i].up, dims[i].st};
+  rt::doacross_init(num_dims, d);
+}
+BOBBIN_EXPORT void __kmpc_doacross_wait(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_wait(vec); }
+BOBBIN_EXPORT void __kmpc_doacross_post(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_post(vec); }
+BOBBIN_EXPORT void __kmpc_doacross_fini(ident_t*, kmp_int32) { rt::doacross_fini(); }

@@ -1,0 +1,62 @@
+// The omp_* user API (omp.h): each routine translates its arguments and
+// calls runtime/.
+#include <climits>
+
+#include "abi/abi_types.hpp"
+#include "omp.h"
+#include "runtime/api.hpp"
+
+using namespace bobbin;
+
+BOBBIN_EXPORT void omp_set_num_threads(int n) { rt::set_num_threads(n); }
+BOBBIN_EXPORT int omp_get_num_threads(void) { return rt::num_threads(); }
+BOBBIN_EXPORT int omp_get_max_threads(void) { return rt::max_threads(); }
+BOBBIN_EXPORT int omp_get_thread_num(void) { return rt::thread_num(); }
+BOBBIN_EXPORT int omp_get_num_procs(void) { return rt::num_procs(); }
+BOBBIN_EXPORT int omp_in_parallel(void) { return rt::in_parallel(); }
+BOBBIN_EXPORT void omp_set_dynamic(int on) { rt::set_dynamic(on != 0); }
+BOBBIN_EXPORT int omp_get_dynamic(void) { return rt::get_dynamic(); }
+// omp_set_nested is deprecated: it maps onto max-active-levels-var (spec 3.2.10).
+BOBBIN_EXPORT void omp_set_nested(int on) { rt::set_max_active_levels(on ? INT_MAX : 1); }
+BOBBIN_EXPORT int omp_get_nested(void) { return rt::get_max_active_levels() > 1; }
+BOBBIN_EXPORT int omp_get_level(void) { return rt::level(); }
+BOBBIN_EXPORT int omp_get_active_level(void) { return rt::active_level(); }
+BOBBIN_EXPORT int omp_get_ancestor_thread_num(int level) { return rt::ancestor_thread_num(level); }
+BOBBIN_EXPORT int omp_get_team_size(int level) { return rt::team_size(level); }
+BOBBIN_EXPORT int omp_get_thread_limit(void) { return rt::thread_limit(); }
+BOBBIN_EXPORT void omp_set_max_active_levels(int n) { rt::set_max_active_levels(n); }
+BOBBIN_EXPORT int omp_get_max_active_levels(void) { return rt::get_max_active_levels(); }
+BOBBIN_EXPORT int omp_get_supported_active_levels(void) { return rt::supported_active_levels(); }
+BOBBIN_EXPORT double omp_get_wtime(void) { return rt::wtime(); }
+BOBBIN_EXPORT double omp_get_wtick(void) { return rt::wtick(); }
+
+BOBBIN_EXPORT void omp_set_schedule(omp_sched_t kind, int chunk) {
+  rt::Schedule s;
+  s.monotonic = (unsigned(kind) & unsigned(omp_sched_monotonic)) != 0;
+  s.kind = int(unsigned(kind) & ~unsigned(omp_sched_monotonic));
+  if (s.kind < 1 || s.kind > 4) return;  // not a schedule the spec defines: ignored, as libomp does
+  // A chunk below 1 means "the default" (spec 3.2.11).
+  s.chunk = chunk < 1 ? 0 : chunk;
+  rt::set_schedule(s);
+}
+BOBBIN_EXPORT void omp_get_schedule(omp_sched_t* kind, int* chunk) {
+  rt::Schedule s = rt::get_schedule();
+  *kind = omp_sched_t(unsigned(s.kind) | (s.monotonic ? unsigned(omp_sched_monotonic) : 0u));
+  *chunk = s.chunk;
+}
+
+BOBBIN_EXPORT void omp_init_lock(omp_lock_t* l) { rt::lock_init(l); }
+BOBBIN_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, omp_lock_hint_t) { rt::lock_init(l); }
+BOBBIN_EXPORT void omp_destroy_lock(omp_lock_t* l) { rt::lock_destroy(l); }
+BOBBIN_EXPORT void omp_set_lock(omp_lock_t* l) { rt::lock_set(l); }
+BOBBIN_EXPORT void omp_unset_lock(omp_lock_t* l) { rt::lock_unset(l); }
+BOBBIN_EXPORT int omp_test_lock(omp_lock_t* l) { return rt::lock_test(l); }
+BOBBIN_EXPORT void omp_init_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_init(l); }
+BOBBIN_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, omp_lock_hint_t) { rt::nest_lock_init(l); }
+BOBBIN_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_destroy(l); }
+BOBBIN_EXPORT void omp_set_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_set(l); }
+BOBBIN_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_unset(l); }
+BOBBIN_EXPORT int omp_test_nest_lock(omp_nest_lock_t* l) { return rt::nest_lock_test(l); }
+
+// Lets a program (and the test suite) tell which runtime it runs on.
+BOBBIN_EXPORT const char* bobbin_version(void) { return rt::version_string(); }

@@ -1,0 +1,154 @@
+// The only surface abi/ calls. Nothing here knows how a compiler spells a
+// call: entry points translate their arguments into these types, make one
+// call, and translate the result back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bobbin::rt {
+
+// ---- parallel regions ------------------------------------------------------
+
+// How a region's body is invoked; the difference between the two ABIs is one
+// field of the request, not a second fork path.
+struct RegionBody {
+  enum class Kind : uint8_t { VarargsMicrotask, DataPointer };
+  Kind kind;
+  void* fn;     // VarargsMicrotask: void(int* gtid, int* tid, void* a0, ...); DataPointer: void(void*)
+  int argc;     // VarargsMicrotask only
+  void** argv;  // VarargsMicrotask only: the captured arguments, in order
+  void* data;   // DataPointer only
+};
+
+struct ForkRequest {
+  RegionBody body;
+  int num_threads = 0;    // num_threads clause, 0 if absent (a pushed value is used then)
+  int proc_bind = -1;     // proc_bind clause (omp_proc_bind_t), -1 if absent
+  bool if_clause = true;  // false: the region is inactive (a team of one)
+};
+
+void fork(const ForkRequest& req);
+// Clause values a compiler passes in separate calls before fork.
+void push_num_threads(int n);
+void push_proc_bind(int bind);
+// Inactive region entered and left around a body the caller runs itself.
+void begin_serialized();
+void end_serialized();
+
+// ---- identity and queries ---------------------------------------------------
+
+void ensure_initialized();
+int global_thread_id();  // stable per OpenMP thread; dense for the outermost team
+int thread_num();
+int num_threads();
+int max_threads();
+int level();
+int active_level();
+int ancestor_thread_num(int level);
+int team_size(int level);
+bool in_parallel();
+int num_procs();
+int thread_limit();
+void set_num_threads(int n);
+void set_dynamic(bool on);
+bool get_dynamic();
+void set_max_active_levels(int n);
+int get_max_active_levels();
+int supported_active_levels();
+double wtime();
+double wtick();
+
+// Run-time schedule (omp_sched_t values; monotonic flag as in omp.h).
+struct Schedule {
+  int kind = 2;  // omp_sched_dynamic
+  int chunk = 0;
+  bool monotonic = false;
+};
+void set_schedule(Schedule s);
+Schedule get_schedule();
+
+// ---- barriers and simple constructs ----------------------------------------
+
+void barrier();
+bool single_begin();  // true for the one thread that runs the block
+void single_end();
+bool masked_begin(int filter);
+// copyprivate: `data` of the thread that ran single (`did_it`) is copied to
+// every other thread's `data` with `copy(dst, src)`.
+void copyprivate(void* data, void (*copy)(void* dst, void* src), bool did_it);
+
+// ---- worksharing loops --------------------------------------------------
+
+enum class LoopKind : uint8_t { Static, StaticChunked, StaticBalancedChunked, Dynamic, Guided, Runtime, Auto };
+
+// One loop as the compiler describes it, in a signed/unsigned width-neutral
+// form: bounds are inclusive, `incr` non-zero.
+struct LoopBounds {
+  int64_t lower, upper, incr;
+  bool is_unsigned;  // the iteration variable's type, for the trip count
+  int width;         // 4 or 8 bytes
+};
+
+// Static schedule: this thread's part. Returns false if it has none.
+struct StaticPart {
+  int64_t lower, upper, stride;
+  bool last;
+};
+StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b);
+
+// Dynamic dispatch (every schedule kind, ordered or not).
+void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b);
+// Next chunk for this thread; false when the loop is done (the thread has left it).
+bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last);
+// End of one iteration of an ordered loop.
+void dispatch_iteration_done();
+void ordered_begin();
+void ordered_end();
+
+// Doacross loops: dims as (lower, upper, stride) triples.
+struct DoacrossDim {
+  int64_t lower, upper, stride;
+};
+void doacross_init(int ndims, const DoacrossDim* dims);
+void doacross_wait(const int64_t* vec);
+void doacross_post(const int64_t* vec);
+void doacross_fini();
+
+// ---- critical sections and locks --------------------------------------------
+// One implementation serves both ABIs: a simple lock is one 32-bit word, a
+// nestable lock two (owner and count).
+
+void lock_init(void* lock);
+void lock_destroy(void* lock);
+void lock_set(void* lock);
+void lock_unset(void* lock);
+bool lock_test(void* lock);
+void nest_lock_init(void* lock);
+void nest_lock_destroy(void* lock);
+void nest_lock_set(void* lock);
+void nest_lock_unset(void* lock);
+int nest_lock_test(void* lock);  // the new nesting count, 0 if not acquired
+
+// `name` is storage the compiler zero-fills, at least 4 bytes.
+void critical_begin(void* name);
+void critical_end(void* name);
+
+// ---- reductions ------------------------------------------------------------
+
+// Returns true for the thread that must combine into the original variables
+// (after the runtime combined every thread's private copies into its own).
+// `blocking`: the others wait until reduce_end (the construct's barrier).
+bool reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool blocking);
+void reduce_end(bool blocking);
+
+// ---- threadprivate without TLS ----------------------------------------------
+// `cache` is a pointer-sized slot the compiler keeps per variable.
+void* threadprivate_cached(void* original, std::size_t size, void*** cache);
+void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)(void*, void*), void (*dtor)(void*));
+
+// ---- diagnostics --------------------------------------------------------------
+[[noreturn]] void unsupported(const char* what);
+const char* version_string();
+
+}  // namespace bobbin::rt

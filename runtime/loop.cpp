@@ -1,0 +1,348 @@
+// Worksharing loops: static schedules (computed, no shared state), dynamic
+// dispatch (a ring of shared loop buffers), ordered and doacross.
+//
+// Every loop is first normalised to iterations [0, trip): iteration j is
+// lower + j * incr. Chunks are ranges of j; bounds handed back to compiled
+// code are mapped back with wrapping 64-bit arithmetic, which the entry point
+// truncates to the loop variable's width.
+//
+// Dispatch ring protocol (invariant R: a buffer serves one loop instance at a
+// time, and every thread of the team passes through it exactly once):
+//   1. A thread's k-th dynamic loop uses buf[k % kRing]; it waits until
+//      buf.instance == k (only if it ran kRing loops ahead of the slowest).
+//   2. The first thread to CAS state 0->1 sets the loop up, then stores
+//      state = 2 (release); the others wait for 2 (acquire).
+//   3. Chunks are claimed from buf.next (fetch_add or CAS).
+//   4. A thread that finds no more work leaves: left++ (acq_rel); the last
+//      one resets state to 0 and left to 0, then instance += kRing (release),
+//      handing the buffer to loop k + kRing.
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/api.hpp"
+#include "runtime/team.hpp"
+#include "ult/log.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+uint64_t trip_count(const LoopBounds& b) {
+  bool empty;
+  if (b.incr > 0) {
+    empty = b.is_unsigned ? uint64_t(b.upper) < uint64_t(b.lower) : b.upper < b.lower;
+    if (empty) return 0;
+    return (uint64_t(b.upper) - uint64_t(b.lower)) / uint64_t(b.incr) + 1;
+  }
+  empty = b.is_unsigned ? uint64_t(b.lower) < uint64_t(b.upper) : b.lower < b.upper;
+  if (empty) return 0;
+  return (uint64_t(b.lower) - uint64_t(b.upper)) / (0 - uint64_t(b.incr)) + 1;
+}
+
+int64_t iter_value(int64_t lower, int64_t incr, uint64_t j) {
+  return int64_t(uint64_t(lower) + j * uint64_t(incr));
+}
+
+// Contiguous, balanced split of [0, trip) over n threads: the first
+// trip % n threads get one iteration more.
+void balanced_part(uint64_t trip, int n, int tid, uint64_t* begin, uint64_t* end) {
+  uint64_t base = trip / uint64_t(n), extra = trip % uint64_t(n);
+  uint64_t t = uint64_t(tid);
+  *begin = t * base + std::min(t, extra);
+  *end = *begin + base + (t < extra ? 1 : 0);
+}
+
+// An empty part: lower is one step past the last iteration, upper the last,
+// so `for (i = lower; i <= upper; i += incr)` runs no iteration.
+StaticPart empty_part(const LoopBounds& b, uint64_t trip) {
+  int64_t last = iter_value(b.lower, b.incr, trip ? trip - 1 : 0);
+  return StaticPart{iter_value(last, b.incr, 1), last, b.incr, false};
+}
+
+}  // namespace
+
+StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b) {
+  Thread* t = current_thread_fast();
+  int n = t->team->nthreads, tid = t->tid;
+  uint64_t trip = trip_count(b);
+  if (trip == 0) return empty_part(b, 0);
+  uint64_t begin, end;
+  int64_t stride = int64_t(trip * uint64_t(b.incr));
+  if (kind == LoopKind::StaticChunked && chunk > 0) {
+    uint64_t c = uint64_t(chunk);
+    begin = uint64_t(tid) * c;
+    if (begin >= trip) return empty_part(b, trip);
+    end = std::min(begin + c, trip);
+    bool last = uint64_t(tid) == ((trip - 1) / c) % uint64_t(n);
+    return StaticPart{iter_value(b.lower, b.incr, begin), iter_value(b.lower, b.incr, begin + c - 1),
+                      int64_t(uint64_t(n) * c * uint64_t(b.incr)), last && end == trip ? true : last};
+  }
+  if (kind == LoopKind::StaticBalancedChunked && chunk > 0) {
+    // simd modifier: equal contiguous spans, each a multiple of the simd width.
+    uint64_t c = uint64_t(chunk);
+    uint64_t span = (trip + uint64_t(n) - 1) / uint64_t(n);
+    span = (span + c - 1) / c * c;
+    begin = uint64_t(tid) * span;
+    if (begin >= trip) return empty_part(b, trip);
+    end = std::min(begin + span, trip);
+  } else {
+    balanced_part(trip, n, tid, &begin, &end);
+    if (begin == end) return empty_part(b, trip);
+  }
+  return StaticPart{iter_value(b.lower, b.incr, begin), iter_value(b.lower, b.incr, end - 1), stride, end == trip};
+}
+
+// ---- dynamic dispatch ---------------------------------------------------------
+
+static Sched resolve(LoopKind kind, int64_t* chunk, const Icvs& icv) {
+  switch (kind) {
+    case LoopKind::Static:
+    case LoopKind::Auto:
+      return Sched::Static;
+    case LoopKind::StaticChunked:
+    case LoopKind::StaticBalancedChunked:
+      return *chunk > 0 ? Sched::StaticChunked : Sched::Static;
+    case LoopKind::Dynamic:
+      return Sched::Dynamic;
+    case LoopKind::Guided:
+      return Sched::Guided;
+    case LoopKind::Runtime:
+      *chunk = icv.sched.chunk;
+      switch (icv.sched.kind) {
+        case 1: return *chunk > 0 ? Sched::StaticChunked : Sched::Static;
+        case 2: return Sched::Dynamic;
+        case 3: return Sched::Guided;
+        default: return Sched::Static;  // auto
+      }
+  }
+  return Sched::Static;
+}
+
+static LoopBuffer* enter_ring(Thread* t) {
+  uint32_t k = t->ws_seq++;
+  LoopBuffer* buf = &t->team->loops.buf[k % DispatchRing::kRing];
+  // Step 1. acquire: pairs with the release that handed the buffer to k.
+  buf->ready_ww.wait([&] { return buf->instance.load(memory_order_acquire) == k; });
+  return buf;
+}
+
+// Step 2: returns true for the thread that must set the buffer up.
+static bool claim_setup(LoopBuffer* buf) {
+  uint32_t expect = 0;
+  return buf->state.compare_exchange_strong(expect, 1, memory_order_acquire, memory_order_relaxed);
+}
+
+static void publish_setup(LoopBuffer* buf) {
+  buf->state.store(2, memory_order_release);  // pairs with the acquire in await_setup
+  buf->ready_ww.notify_all();
+}
+
+static void await_setup(LoopBuffer* buf) {
+  buf->ready_ww.wait([&] { return buf->state.load(memory_order_acquire) == 2; });
+}
+
+// Step 4.
+static void leave_ring(LoopBuffer* buf) {
+  if (buf->left.fetch_add(1, memory_order_acq_rel) == buf->nthreads - 1) {
+    delete[] buf->dep_flags;
+    buf->dep_flags = nullptr;
+    buf->left.store(0, memory_order_relaxed);
+    buf->state.store(0, memory_order_relaxed);
+    buf->instance.fetch_add(DispatchRing::kRing, memory_order_release);
+    buf->ready_ww.notify_all();
+  }
+}
+
+void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b) {
+  Thread* t = current_thread_fast();
+  Sched sched = resolve(kind, &chunk, t->icv);
+  LoopBuffer* buf = enter_ring(t);
+  if (claim_setup(buf)) {
+    buf->sched = sched;
+    buf->ordered = ordered;
+    buf->trip = trip_count(b);
+    buf->chunk = chunk > 0 ? uint64_t(chunk) : 1;
+    buf->nthreads = t->team->nthreads;
+    buf->next.store(0, memory_order_relaxed);
+    buf->ordered_next.store(0, memory_order_relaxed);
+    publish_setup(buf);
+  } else {
+    await_setup(buf);
+  }
+  LoopCursor& c = t->cursor;
+  c.buf = buf;
+  c.lower = b.lower;
+  c.incr = b.incr;
+  c.static_next = uint64_t(t->tid);
+  c.cur = c.end = 0;
+  c.bumped = false;
+}
+
+bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) {
+  Thread* t = current_thread_fast();
+  LoopCursor& c = t->cursor;
+  LoopBuffer* buf = c.buf;
+  if (!buf) return false;
+  uint64_t trip = buf->trip, begin = trip, end = trip;
+  int n = buf->nthreads;
+  switch (buf->sched) {
+    case Sched::Static:
+      if (c.static_next == uint64_t(t->tid)) balanced_part(trip, n, t->tid, &begin, &end);
+      c.static_next += uint64_t(n);
+      break;
+    case Sched::StaticChunked:
+      begin = std::min(c.static_next * buf->chunk, trip);
+      end = std::min(begin + buf->chunk, trip);
+      c.static_next += uint64_t(n);
+      break;
+    case Sched::Dynamic:
+      // relaxed: the claim needs atomicity only; the iterations' data is
+      // ordered by the loop's end barrier, not by this counter.
+      begin = std::min(buf->next.fetch_add(buf->chunk, memory_order_relaxed), trip);
+      end = std::min(begin + buf->chunk, trip);
+      break;
+    case Sched::Guided: {
+      uint64_t cur = buf->next.load(memory_order_relaxed);
+      for (;;) {
+        if (cur >= trip) { begin = end = trip; break; }
+        // Half of an even share of what is left, never below the chunk
+        // (the classic guided rule; libomp uses the same factor).
+        uint64_t size = std::max(buf->chunk, (trip - cur + 2 * uint64_t(n) - 1) / (2 * uint64_t(n)));
+        uint64_t e = std::min(cur + size, trip);
+        if (buf->next.compare_exchange_weak(cur, e, memory_order_relaxed)) {
+          begin = cur;
+          end = e;
+          break;
+        }
+      }
+      break;
+    }
+  }
+  if (begin >= end) {
+    c.buf = nullptr;
+    leave_ring(buf);
+    return false;
+  }
+  c.cur = begin;
+  c.end = end;
+  c.bumped = false;
+  *lower = iter_value(c.lower, c.incr, begin);
+  *upper = iter_value(c.lower, c.incr, end - 1);
+  *stride = c.incr;
+  *last = end == trip;
+  return true;
+}
+
+// ---- ordered ------------------------------------------------------------------
+
+static LoopBuffer* ordered_buffer(Thread* t) {
+  LoopBuffer* buf = t->cursor.buf;
+  if (!buf) unsupported("an ordered region outside a loop with the ordered clause");
+  return buf;
+}
+
+void ordered_begin() {
+  Thread* t = current_thread_fast();
+  if (t->team->nthreads == 1) return;
+  LoopBuffer* buf = ordered_buffer(t);
+  uint64_t me = t->cursor.cur;
+  // acquire: pairs with the release in ordered_end of iteration me-1.
+  buf->ordered_ww.wait([&] { return buf->ordered_next.load(memory_order_acquire) == me; });
+}
+
+static void pass_ordered(LoopBuffer* buf, uint64_t iter) {
+  buf->ordered_next.store(iter + 1, memory_order_release);
+  buf->ordered_ww.notify_all();
+}
+
+void ordered_end() {
+  Thread* t = current_thread_fast();
+  if (t->team->nthreads == 1) return;
+  pass_ordered(ordered_buffer(t), t->cursor.cur);
+  t->cursor.bumped = true;
+}
+
+void dispatch_iteration_done() {
+  Thread* t = current_thread_fast();
+  LoopCursor& c = t->cursor;
+  LoopBuffer* buf = c.buf;
+  if (!buf || t->team->nthreads == 1) return;
+  if (buf->ordered && !c.bumped) {
+    // An iteration that skipped its ordered region still takes its turn.
+    uint64_t me = c.cur;
+    buf->ordered_ww.wait([&] { return buf->ordered_next.load(memory_order_acquire) == me; });
+    pass_ordered(buf, me);
+  }
+  c.bumped = false;
+  ++c.cur;
+}
+
+// ---- doacross -------------------------------------------------------------------
+
+void doacross_init(int ndims, const DoacrossDim* dims) {
+  Thread* t = current_thread_fast();
+  if (ndims < 1 || ndims > 8) unsupported("doacross loops with more than 8 ordered dimensions");
+  LoopBuffer* buf = enter_ring(t);
+  if (claim_setup(buf)) {
+    uint64_t total = 1;
+    for (int d = 0; d < ndims; ++d) {
+      buf->dep_lo[d] = dims[d].lower;
+      buf->dep_hi[d] = dims[d].upper;
+      buf->dep_st[d] = dims[d].stride ? dims[d].stride : 1;
+      LoopBounds lb{dims[d].lower, dims[d].upper, buf->dep_st[d], false, 8};
+      buf->dep_extent[d] = trip_count(lb);
+      total *= buf->dep_extent[d] ? buf->dep_extent[d] : 1;
+    }
+    buf->dep_ndims = ndims;
+    buf->nthreads = t->team->nthreads;
+    buf->dep_flags = new Atomic<uint32_t>[total]();
+    publish_setup(buf);
+  } else {
+    await_setup(buf);
+  }
+  t->cursor.dep_buf = buf;
+}
+
+static bool flat_index(const LoopBuffer* buf, const int64_t* vec, uint64_t* out) {
+  uint64_t idx = 0;
+  for (int d = 0; d < buf->dep_ndims; ++d) {
+    int64_t off = vec[d] - buf->dep_lo[d];
+    if (off % buf->dep_st[d] != 0) return false;
+    int64_t k = off / buf->dep_st[d];
+    if (k < 0 || uint64_t(k) >= buf->dep_extent[d]) return false;  // outside the space: no dependence
+    idx = idx * buf->dep_extent[d] + uint64_t(k);
+  }
+  *out = idx;
+  return true;
+}
+
+void doacross_wait(const int64_t* vec) {
+  Thread* t = current_thread_fast();
+  LoopBuffer* buf = t->cursor.dep_buf;
+  if (!buf) return;
+  uint64_t idx;
+  if (!flat_index(buf, vec, &idx)) return;
+  Atomic<uint32_t>* flag = &buf->dep_flags[idx];
+  // acquire: pairs with the release in doacross_post.
+  buf->dep_ww.wait([&] { return flag->load(memory_order_acquire) != 0; });
+}
+
+void doacross_post(const int64_t* vec) {
+  Thread* t = current_thread_fast();
+  LoopBuffer* buf = t->cursor.dep_buf;
+  if (!buf) return;
+  uint64_t idx;
+  if (!flat_index(buf, vec, &idx)) return;
+  buf->dep_flags[idx].store(1, memory_order_release);
+  buf->dep_ww.notify_all();
+}
+
+void doacross_fini() {
+  Thread* t = current_thread_fast();
+  LoopBuffer* buf = t->cursor.dep_buf;
+  if (!buf) return;
+  t->cursor.dep_buf = nullptr;
+  leave_ring(buf);
+}
+
+}  // namespace bobbin::rt

@@ -1,0 +1,63 @@
+// Shared and per-thread state of worksharing loops (see loop.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/wait.hpp"
+
+namespace bobbin::rt {
+
+// Internal schedule after run-time/auto resolution.
+enum class Sched : uint8_t { Static, StaticChunked, Dynamic, Guided };
+
+// One dynamic loop's shared state, in normalised iteration space [0, trip).
+struct alignas(kCacheLine) LoopBuffer {
+  // Which loop instance this buffer serves: a thread's k-th dynamic loop uses
+  // buffer k % kRing once instance == k. Advanced by the last thread to leave.
+  Atomic<uint32_t> instance{0};
+  // 0: not set up for `instance`; 1: being set up; 2: ready.
+  Atomic<uint32_t> state{0};
+  // Set up by the first thread to arrive (state 1), read-only once state == 2:
+  Sched sched = Sched::Static;
+  bool ordered = false;
+  uint64_t trip = 0;
+  uint64_t chunk = 1;
+  int nthreads = 1;
+  alignas(kCacheLine) Atomic<uint64_t> next{0};   // next unclaimed iteration
+  alignas(kCacheLine) Atomic<uint64_t> ordered_next{0};  // next iteration allowed into `ordered`
+  WaitWord ordered_ww;
+  Atomic<int> left{0};                            // threads that have left the loop
+  // Doacross: one flag word per iteration (null when not a doacross loop).
+  Atomic<uint32_t>* dep_flags = nullptr;
+  int dep_ndims = 0;
+  int64_t dep_lo[8], dep_hi[8], dep_st[8];
+  uint64_t dep_extent[8];
+  WaitWord dep_ww;
+  WaitWord ready_ww;  // waits for `instance` and `state`
+};
+
+struct DispatchRing {
+  // 8 loops may be in flight at once (nowait loops let threads run ahead);
+  // libomp uses 7. A thread further ahead waits for the slowest to leave.
+  static constexpr int kRing = 8;
+  LoopBuffer buf[kRing];
+  void reset() {
+    for (int i = 0; i < kRing; ++i) {
+      buf[i].instance.store(uint32_t(i), memory_order_relaxed);
+      buf[i].state.store(0, memory_order_relaxed);
+      buf[i].left.store(0, memory_order_relaxed);
+    }
+  }
+};
+
+// A thread's position in its current dynamic loop.
+struct LoopCursor {
+  LoopBuffer* buf = nullptr;
+  int64_t lower = 0, incr = 1;  // original bounds, to map back from [0, trip)
+  uint64_t static_next = 0;     // static kinds: next chunk index of this thread
+  uint64_t cur = 0, end = 0;    // the chunk being executed: iterations [cur, end)
+  bool bumped = false;          // ordered region of iteration `cur` already done
+  LoopBuffer* dep_buf = nullptr;  // the doacross loop this thread is in
+};
+
+}  // namespace bobbin::rt

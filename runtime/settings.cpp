@@ -1,0 +1,265 @@
+// The settings table. Each row: the variable, a parser that writes the
+// Settings field (returning false on a bad value, which keeps the default and
+// warns once), a printer for displays, and a doc line.
+#include "runtime/settings.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "ult/log.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+Settings g_settings;
+std::once_flag g_once;
+
+std::string trim(const char* s) {
+  std::string v(s);
+  size_t a = v.find_first_not_of(" \t"), b = v.find_last_not_of(" \t");
+  return a == std::string::npos ? std::string() : v.substr(a, b - a + 1);
+}
+
+bool parse_int(const std::string& s, long lo, long hi, long* out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end;
+  long v = strtol(s.c_str(), &end, 10);
+  while (*end == ' ' || *end == '\t') ++end;
+  if (errno || *end || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+bool parse_bool(std::string s, bool* out) {
+  for (auto& c : s) c = char(tolower(c));
+  if (s == "true" || s == "1" || s == "yes" || s == "on") { *out = true; return true; }
+  if (s == "false" || s == "0" || s == "no" || s == "off") { *out = false; return true; }
+  return false;
+}
+
+// Sizes: a number with an optional B/K/M/G/T suffix; no suffix means KiB (OpenMP spec 6.6).
+bool parse_size(const std::string& s, std::size_t* out) {
+  if (s.empty()) return false;
+  char* end;
+  errno = 0;
+  unsigned long long v = strtoull(s.c_str(), &end, 10);
+  if (errno || end == s.c_str()) return false;
+  while (*end == ' ') ++end;
+  unsigned long long mult = 1024;
+  switch (toupper(*end)) {
+    case 0: break;
+    case 'B': mult = 1; ++end; break;
+    case 'K': mult = 1ull << 10; ++end; break;
+    case 'M': mult = 1ull << 20; ++end; break;
+    case 'G': mult = 1ull << 30; ++end; break;
+    case 'T': mult = 1ull << 40; ++end; break;
+    default: return false;
+  }
+  if (*end == 'b' || *end == 'B') ++end;  // "16MB" as libomp accepts
+  if (*end || v == 0) return false;
+  *out = std::size_t(v * mult);
+  return true;
+}
+
+bool parse_num_threads(const std::string& s, Settings& st) {
+  std::vector<int> list;
+  size_t pos = 0;
+  while (pos <= s.size()) {
+    size_t comma = s.find(',', pos);
+    std::string item = trim(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos).c_str());
+    long v;
+    if (!parse_int(item, 1, 1 << 20, &v)) return false;
+    list.push_back(int(v));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  st.num_threads = list;
+  return !list.empty();
+}
+
+bool parse_schedule(std::string s, Settings& st) {
+  for (auto& c : s) c = char(tolower(c));
+  Schedule sch;
+  sch.monotonic = false;
+  size_t colon = s.find(':');
+  if (colon != std::string::npos) {
+    std::string mod = trim(s.substr(0, colon).c_str());
+    if (mod == "monotonic") sch.monotonic = true;
+    else if (mod != "nonmonotonic") return false;
+    s = s.substr(colon + 1);
+  }
+  size_t comma = s.find(',');
+  std::string kind = trim(s.substr(0, comma).c_str());
+  if (kind == "static") sch.kind = 1;
+  else if (kind == "dynamic") sch.kind = 2;
+  else if (kind == "guided") sch.kind = 3;
+  else if (kind == "auto") sch.kind = 4;
+  else return false;
+  sch.chunk = 0;
+  if (comma != std::string::npos) {
+    long c;
+    if (!parse_int(trim(s.substr(comma + 1).c_str()), 1, INT_MAX, &c)) return false;
+    sch.chunk = int(c);
+  }
+  st.schedule = sch;
+  return true;
+}
+
+struct Row {
+  const char* name;
+  const char* fallback;  // said in the warning: what is used instead
+  bool (*parse)(const std::string& value, Settings& st);
+  std::string (*print)(const Settings& st);
+  const char* doc;
+  bool bobbin_own;  // listed under OMP_DISPLAY_ENV=verbose only
+};
+
+std::string sched_name(const Schedule& s) {
+  static const char* names[] = {"?", "static", "dynamic", "guided", "auto"};
+  std::string out = s.monotonic ? "monotonic:" : "";
+  out += names[s.kind >= 1 && s.kind <= 4 ? s.kind : 0];
+  if (s.chunk > 0) out += "," + std::to_string(s.chunk);
+  return out;
+}
+
+const Row kRows[] = {
+    {"OMP_NUM_THREADS", "the number of processors",
+     [](const std::string& v, Settings& st) { return parse_num_threads(v, st); },
+     [](const Settings& st) {
+       std::string s;
+       for (size_t i = 0; i < st.num_threads.size(); ++i) s += (i ? "," : "") + std::to_string(st.num_threads[i]);
+       return s;
+     },
+     "threads per team, a comma-separated list per nesting level", false},
+    {"OMP_SCHEDULE", "static",
+     [](const std::string& v, Settings& st) { return parse_schedule(v, st); },
+     [](const Settings& st) { return sched_name(st.schedule); }, "schedule of schedule(runtime) loops", false},
+    {"OMP_DYNAMIC", "false",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.dynamic); },
+     [](const Settings& st) { return std::string(st.dynamic ? "TRUE" : "FALSE"); },
+     "whether the runtime may give a team fewer threads than asked", false},
+    {"OMP_NESTED", "false",
+     [](const std::string& v, Settings& st) { st.nested_set = true; return parse_bool(v, &st.nested); },
+     [](const Settings& st) { return std::string(st.nested ? "TRUE" : "FALSE"); },
+     "deprecated: true allows nested active regions (OMP_MAX_ACTIVE_LEVELS)", false},
+    {"OMP_MAX_ACTIVE_LEVELS", "the supported maximum",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 0, INT_MAX, &n)) return false;
+       st.max_active_levels = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.max_active_levels); }, "maximum number of nested active regions", false},
+    {"OMP_THREAD_LIMIT", "no limit",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 1, INT_MAX, &n)) return false;
+       st.thread_limit = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.thread_limit ? st.thread_limit : INT_MAX); },
+     "maximum number of OpenMP threads in the program", false},
+    {"OMP_STACKSIZE", "4M",
+     [](const std::string& v, Settings& st) { return parse_size(v, &st.stacksize); },
+     [](const Settings& st) { return std::to_string(st.stacksize / 1024) + "K"; }, "stack size of each OpenMP thread", false},
+    {"KMP_STACKSIZE", "4M",
+     [](const std::string& v, Settings& st) { return getenv("OMP_STACKSIZE") ? true : parse_size(v, &st.stacksize); },
+     [](const Settings& st) { return std::to_string(st.stacksize / 1024) + "K"; }, "as OMP_STACKSIZE (which wins)", false},
+    {"OMP_WAIT_POLICY", "unset (spin for KMP_BLOCKTIME, then sleep)",
+     [](const std::string& v0, Settings& st) {
+       std::string v = v0;
+       for (auto& c : v) c = char(toupper(c));
+       if (v == "ACTIVE") st.wait_policy = 1;
+       else if (v == "PASSIVE") st.wait_policy = 2;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.wait_policy == 1 ? "ACTIVE" : "PASSIVE"); },
+     "ACTIVE: waiting threads spin; PASSIVE: they sleep at once", false},
+    {"KMP_BLOCKTIME", "200",
+     [](const std::string& v0, Settings& st) {
+       std::string v = v0;
+       for (auto& c : v) c = char(tolower(c));
+       if (v == "infinite") { st.blocktime_ms = INT64_MAX; return true; }
+       long n;
+       if (!parse_int(v, 0, INT_MAX, &n)) return false;
+       st.blocktime_ms = n;
+       return true;
+     },
+     [](const Settings& st) { return st.blocktime_ms == INT64_MAX ? std::string("infinite") : std::to_string(st.blocktime_ms); },
+     "milliseconds a waiting thread spins before it sleeps", false},
+    {"OMP_DISPLAY_ENV", "false",
+     [](const std::string& v, Settings& st) {
+       std::string l = v;
+       for (auto& c : l) c = char(tolower(c));
+       if (l != "true" && l != "false" && l != "verbose") return false;
+       st.display_env = l;
+       return true;
+     },
+     [](const Settings& st) { return st.display_env.empty() ? std::string("FALSE") : st.display_env; },
+     "print the settings at start-up (true, verbose)", false},
+    {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
+     [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
+     "an hwloc synthetic topology to model (read by the scheduler)", true},
+};
+
+void parse_all() {
+  for (const Row& r : kRows) {
+    const char* raw = getenv(r.name);
+    if (!raw) continue;
+    Settings before = g_settings;
+    if (!r.parse(trim(raw), g_settings)) {
+      g_settings = before;
+      warn("ignoring %s='%s' (not a valid value); using %s", r.name, raw, r.fallback);
+    }
+  }
+  if (g_settings.max_active_levels < 0) {
+    // OMP_NESTED only matters when OMP_MAX_ACTIVE_LEVELS is absent (spec 6.9).
+    g_settings.max_active_levels = (g_settings.nested_set && !g_settings.nested) ? 1 : INT_MAX;
+    if (g_settings.nested_set && g_settings.nested) g_settings.max_active_levels = INT_MAX;
+  }
+  // Default run-sched-var: libomp reports static with no chunk.
+  if (!getenv("OMP_SCHEDULE")) g_settings.schedule = Schedule{1, 0, false};
+}
+
+}  // namespace
+
+const Settings& settings() {
+  std::call_once(g_once, parse_all);
+  return g_settings;
+}
+
+std::vector<std::string> describe_settings(bool verbose) {
+  const Settings& st = settings();
+  std::vector<std::string> out;
+  for (const Row& r : kRows) {
+    if (r.bobbin_own && !verbose) continue;
+    out.push_back(std::string(r.name) + "='" + r.print(st) + "'" + (verbose ? std::string("  # ") + r.doc : ""));
+  }
+  return out;
+}
+
+uint64_t fiber_spin_ns() {
+  const Settings& st = settings();
+  if (st.wait_policy == 2) return 0;
+  if (st.wait_policy == 1 || st.blocktime_ms == INT64_MAX) return UINT64_MAX;
+  // A blocked fiber spins briefly and then parks, handing its worker to the
+  // idle loop, which keeps spinning (below) but can also steal work. 50 us is
+  // a guess at "longer than a barrier on a quiet machine"; measured later.
+  return st.blocktime_ms == 0 ? 0 : 50'000;
+}
+
+uint64_t worker_spin_ns() {
+  const Settings& st = settings();
+  if (st.wait_policy == 2) return 0;
+  if (st.wait_policy == 1 || st.blocktime_ms == INT64_MAX) return UINT64_MAX;
+  return uint64_t(st.blocktime_ms) * 1'000'000;
+}
+
+}  // namespace bobbin::rt

@@ -1,0 +1,171 @@
+// Barriers, single, masked, copyprivate, critical sections and locks.
+//
+// Locks. A simple lock is one 32-bit word (the size libgomp gives omp_lock_t;
+// clang's 8-byte omp_lock_t has room to spare): 0 free, 1 held, 2 held with
+// waiters that may be parked. A nestable lock is two words (8 bytes, what
+// clang gives omp_nest_lock_t; libgomp's 16 have room to spare): word 0 is
+// the owner's global thread id + 1, with bit 31 set while waiters may be
+// parked, and word 1 the nesting count, which only the owner touches.
+//
+// Lock protocol (the classic three-state futex mutex, with the parking lot
+// standing in for the futex so that waiters park their fiber, never the
+// worker — a holder on the same worker can then run and release):
+//   lock:   1. CAS 0->1: done.
+//           2. spin (yielding to this worker's other fibers) while the word is
+//              non-zero, retrying 1, for the fiber spin budget.
+//           3. loop: if exchange(word, 2) == 0: done (held, maybe with waiters);
+//              else park_on(word, 2).
+//   unlock: if exchange(word, 0) == 2: unpark_on(word, 1).
+// Invariant: while any fiber is parked on the word, the word is 2 (each
+// waiter stores 2 before parking and a woken waiter re-stores 2), so an
+// unlock never skips a needed wake-up.
+#include <cstring>
+
+#include "runtime/api.hpp"
+#include "runtime/team.hpp"
+#include "ult/log.hpp"
+#include "ult/parking_lot.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+Atomic<uint32_t>* word(void* lock) { return static_cast<Atomic<uint32_t>*>(lock); }
+
+void acquire(Atomic<uint32_t>* w) {
+  uint32_t expect = 0;
+  // acquire: pairs with the release in release(), so the critical section
+  // sees the previous holder's writes.
+  if (w->compare_exchange_strong(expect, 1, memory_order_acquire, memory_order_relaxed)) return;  // step 1
+  if (WaitWord::spin([&] {                                                                          // step 2
+        uint32_t e = 0;
+        return w->load(memory_order_relaxed) == 0 &&
+               w->compare_exchange_strong(e, 1, memory_order_acquire, memory_order_relaxed);
+      })) {
+    return;
+  }
+  while (w->exchange(2, memory_order_acquire) != 0) ult::park_on(w, 2);  // step 3
+}
+
+void release(Atomic<uint32_t>* w) {
+  if (w->exchange(0, memory_order_release) == 2) ult::unpark_on(w, 1);
+}
+
+bool try_acquire(Atomic<uint32_t>* w) {
+  uint32_t expect = 0;
+  return w->compare_exchange_strong(expect, 1, memory_order_acquire, memory_order_relaxed);
+}
+
+}  // namespace
+
+// ---- barrier, single, masked, copyprivate ------------------------------------
+
+void barrier() { current_thread_fast()->team->barrier.wait(); }
+
+bool single_begin() {
+  Thread* t = current_thread_fast();
+  uint32_t k = ++t->single_seq;
+  if (t->team->nthreads == 1) return true;
+  // A thread meets its k-th single only after its (k-1)-th was claimed, so the
+  // counter is at least k-1 here; the CAS lets exactly one thread claim k.
+  uint32_t expect = k - 1;
+  return t->team->single_claimed.load(memory_order_relaxed) == expect &&
+         t->team->single_claimed.compare_exchange_strong(expect, k, memory_order_relaxed);
+}
+
+void single_end() {}
+
+bool masked_begin(int filter) { return current_thread_fast()->tid == filter; }
+
+void copyprivate(void* data, void (*copy)(void* dst, void* src), bool did_it) {
+  Thread* t = current_thread_fast();
+  Team* team = t->team;
+  if (team->nthreads == 1) return;
+  if (did_it) team->copy_src = data;  // published by the barrier's release
+  team->barrier.wait();
+  if (!did_it) copy(data, team->copy_src);
+  // The source's data must stay alive until everyone has copied it.
+  team->barrier.wait();
+}
+
+// ---- locks ----------------------------------------------------------------------
+
+void lock_init(void* lock) { word(lock)->store(0, memory_order_relaxed); }
+void lock_destroy(void* lock) { word(lock)->store(0, memory_order_relaxed); }
+void lock_set(void* lock) { acquire(word(lock)); }
+void lock_unset(void* lock) { release(word(lock)); }
+bool lock_test(void* lock) { return try_acquire(word(lock)); }
+
+// Nestable locks. Same protocol as the simple lock, with the owner's id in
+// place of "1" and the waiters bit in place of "2".
+namespace {
+constexpr uint32_t kWaiters = 0x80000000u;
+
+struct NestWords {
+  Atomic<uint32_t> owner;  // 0 free, else (gtid+1) | maybe kWaiters
+  uint32_t count;          // the owner's nesting depth; owner only
+};
+static_assert(sizeof(NestWords) == 8, "a nestable lock must fit clang's 8-byte omp_nest_lock_t");
+
+NestWords* nest(void* lock) { return static_cast<NestWords*>(lock); }
+uint32_t self_id() { return uint32_t(current_thread_fast()->gtid + 1) & ~kWaiters; }
+
+bool nest_try(NestWords* l, uint32_t me) {
+  uint32_t expect = 0;
+  // acquire: pairs with the release in nest_lock_unset.
+  return l->owner.compare_exchange_strong(expect, me, memory_order_acquire, memory_order_relaxed);
+}
+}  // namespace
+
+void nest_lock_init(void* lock) {
+  nest(lock)->owner.store(0, memory_order_relaxed);
+  nest(lock)->count = 0;
+}
+void nest_lock_destroy(void* lock) { nest_lock_init(lock); }
+
+void nest_lock_set(void* lock) {
+  NestWords* l = nest(lock);
+  uint32_t me = self_id();
+  if ((l->owner.load(memory_order_relaxed) & ~kWaiters) == me) {
+    ++l->count;
+    return;
+  }
+  if (!nest_try(l, me) &&
+      !WaitWord::spin([&] { return l->owner.load(memory_order_relaxed) == 0 && nest_try(l, me); })) {
+    for (;;) {
+      uint32_t v = l->owner.load(memory_order_relaxed);
+      if (v == 0) {
+        // Keep the waiters bit: others may still be parked (the "store 2" rule).
+        if (l->owner.compare_exchange_strong(v, me | kWaiters, memory_order_acquire, memory_order_relaxed)) break;
+        continue;
+      }
+      if (!(v & kWaiters) && !l->owner.compare_exchange_strong(v, v | kWaiters, memory_order_relaxed)) continue;
+      ult::park_on(&l->owner, v | kWaiters);
+    }
+  }
+  l->count = 1;
+}
+
+void nest_lock_unset(void* lock) {
+  NestWords* l = nest(lock);
+  if (--l->count > 0) return;
+  if (l->owner.exchange(0, memory_order_release) & kWaiters) ult::unpark_on(&l->owner, 1);
+}
+
+int nest_lock_test(void* lock) {
+  NestWords* l = nest(lock);
+  uint32_t me = self_id();
+  if ((l->owner.load(memory_order_relaxed) & ~kWaiters) == me) return int(++l->count);
+  if (!nest_try(l, me)) return 0;
+  l->count = 1;
+  return 1;
+}
+
+// ---- critical ---------------------------------------------------------------------
+// The compiler's zero-filled name storage (32 bytes for kmpc, a pointer for
+// GOMP) holds the lock word itself.
+
+void critical_begin(void* name) { acquire(word(name)); }
+void critical_end(void* name) { release(word(name)); }
+
+}  // namespace bobbin::rt

@@ -1,0 +1,403 @@
+// Fork and join of parallel regions on fibers.
+//
+// Fork (on the encountering thread E, which becomes thread 0):
+//   1. Decide the team size n (if clause, active levels, num_threads,
+//      nthreads-var, thread limit).
+//   2. Take E's hot team for this nesting depth (created once, reused), set it
+//      up, and save E's context in it.
+//   3. Prepare one fiber per member 1..n-1 and hand it to a worker: in the
+//      outermost team of the initial thread, member i goes to worker i (bound,
+//      so native TLS behaves as with libomp); in other teams the fibers are
+//      movable and go to E's worker, from which idle workers steal them.
+//   4. E runs the body as thread 0, then waits until every member finished
+//      (join_pending == 0): the region's closing barrier.
+//   5. E's context is restored.
+// Invariant J: a member's descriptor and fiber are reused only after the
+// fiber is Idle again (Fiber::reusable), so a fork never overwrites a member
+// that is still switching away from the previous region.
+#include "runtime/team.hpp"
+
+#include <array>
+#include <climits>
+#include <ctime>
+#include <mutex>
+#include <utility>
+
+#include "config.hpp"
+#include "runtime/settings.hpp"
+#include "scheduler/topology.hpp"
+#include "scheduler/worker_loop.hpp"
+#include "ult/guard.hpp"
+#include "ult/log.hpp"
+#include "ult/pin.hpp"
+#include "ult/stack_pool.hpp"
+
+namespace bobbin::rt {
+
+uint64_t g_fiber_spin_ns = 50'000;
+
+namespace {
+
+std::once_flag g_init_once;
+std::unique_ptr<sched::Topology> g_topology;
+std::vector<std::vector<int>> g_places;  // OS cpus of each place
+int g_num_procs = 1;
+bool g_pin_initial = false;
+Thread* g_initial = nullptr;
+Icvs g_start_icvs;  // the initial thread's ICVs at start-up, for adopted threads
+Team g_initial_team;
+// Worker i's descriptor as member i of the initial thread's outermost team.
+Thread* g_bound[ult::Worker::kMaxWorkers];
+Atomic<int> g_next_gtid{ult::Worker::kMaxWorkers};
+std::mutex g_adopt_mutex;
+
+void pin_worker(int id) {
+  if (g_places.empty()) return;
+  if (id == 0 && !g_pin_initial) return;
+  ult::pin_current_thread(g_places[size_t(id) % g_places.size()]);
+}
+
+void describe_fiber(ult::Fiber* f, char* buf, std::size_t len) {
+  auto* t = static_cast<Thread*>(f->user());
+  if (!t) {
+    snprintf(buf, len, "a runtime fiber");
+    return;
+  }
+  // snprintf is not formally async-signal-safe, but glibc's does not allocate for %d.
+  snprintf(buf, len, "OpenMP thread %d (level %d, global id %d)", t->tid, t->team ? t->team->level : 0, t->gtid);
+}
+
+Icvs initial_icvs(const Settings& st) {
+  Icvs icv;
+  icv.nthreads = st.num_threads.empty() ? g_num_procs : st.num_threads[0];
+  icv.nthreads_pos = 0;
+  icv.sched = st.schedule;
+  icv.dynamic = st.dynamic;
+  // As libomp: one active level unless asked, or implied by a list of
+  // per-level thread counts.
+  icv.max_active_levels = st.max_active_levels;
+  if (!getenv("OMP_MAX_ACTIVE_LEVELS") && !st.nested_set) {
+    icv.max_active_levels = st.num_threads.size() > 1 ? int(st.num_threads.size()) : 1;
+  }
+  return icv;
+}
+
+void initialize() {
+  const Settings& st = settings();
+  ult::set_stack_size(st.stacksize);
+  g_fiber_spin_ns = fiber_spin_ns();
+  ult::Worker::set_spin_ns(worker_spin_ns());
+  g_num_procs = int(ult::allowed_cpus().size());
+  if (g_num_procs < 1) g_num_procs = 1;
+  g_topology = sched::Topology::discover();
+  g_places = g_topology->core_places();
+  g_pin_initial = getenv("OMP_PROC_BIND") || getenv("OMP_PLACES");
+  ult::set_fiber_describer(&describe_fiber);
+  sched::install_worker_loop();
+  ult::Worker::ensure_pool(1, &pin_worker);
+
+  auto* t = new Thread;
+  t->gtid = 0;
+  g_initial_team.level = 0;
+  g_initial_team.active_level = 0;
+  g_initial_team.nthreads = 1;
+  g_initial_team.resize(1);
+  g_initial_team.members[0] = t;
+  t->team = &g_initial_team;
+  t->tid = 0;
+  t->icv = initial_icvs(st);
+  g_start_icvs = t->icv;
+  g_initial = t;
+  g_bound[0] = t;
+  ult::Worker::current_fiber()->set_user(t);
+  if (!st.display_env.empty() && st.display_env != "false") {
+    fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n  _OPENMP='201811'\n");
+    for (const auto& line : describe_settings(st.display_env == "verbose")) fprintf(stderr, "  [host] %s\n", line.c_str());
+    fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n\n");
+  }
+}
+
+// A kernel thread that is not a worker (a pthread of the program) calls into
+// the runtime: it becomes a worker of its own, with its own initial thread.
+// Its outermost teams are not bound to workers (those belong to the initial
+// thread's team); their members are movable, like nested ones.
+Thread* adopt_current_thread() {
+  std::lock_guard<std::mutex> g(g_adopt_mutex);
+  ult::Worker::adopt_foreign_thread();
+  auto* team = new Team;
+  team->resize(1);
+  auto* t = new Thread;
+  t->gtid = g_next_gtid.fetch_add(1, memory_order_relaxed);
+  team->members[0] = t;
+  t->team = team;
+  t->icv = g_start_icvs;
+  ult::Worker::current_fiber()->set_user(t);
+  return t;
+}
+
+using Microtask = void (*)(int*, int*, ...);
+
+template <std::size_t... I>
+void call_with(void* fn, int* gtid, int* tid, void** a, std::index_sequence<I...>) {
+  reinterpret_cast<Microtask>(fn)(gtid, tid, a[I]...);
+}
+
+template <std::size_t... N>
+constexpr auto make_invokers(std::index_sequence<N...>) {
+  using Invoker = void (*)(void*, int*, int*, void**);
+  return std::array<Invoker, sizeof...(N)>{
+      [](void* fn, int* g, int* t, void** a) { call_with(fn, g, t, a, std::make_index_sequence<N>{}); }...};
+}
+
+// Microtasks take their captured variables as separate arguments; 64 covers
+// every region we have seen compilers emit (libomp's generic path has no limit).
+constexpr auto kInvokers = make_invokers(std::make_index_sequence<65>{});
+
+void invoke(const RegionBody& body, Thread* t) {
+  if (body.kind == RegionBody::Kind::DataPointer) {
+    reinterpret_cast<void (*)(void*)>(body.fn)(body.data);
+    return;
+  }
+  if (body.argc < 0 || std::size_t(body.argc) >= kInvokers.size()) {
+    fatal("a parallel region with %d captured variables (at most %zu are supported)", body.argc, kInvokers.size() - 1);
+  }
+  int gtid = t->gtid, tid = t->tid;
+  kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
+}
+
+void member_main(ult::Fiber* f) {
+  auto* m = static_cast<Thread*>(f->user());
+  Team* team = m->team;
+  invoke(team->body, m);
+  // acq_rel: releases this member's writes to the master (which acquires).
+  if (team->join_pending.fetch_sub(1, memory_order_acq_rel) == 1) team->join_ww.notify_all();
+}
+
+int choose_team_size(Thread* me, const ForkRequest& req) {
+  if (!req.if_clause) return 1;
+  if (me->team->active_level >= me->icv.max_active_levels) return 1;
+  int n = req.num_threads > 0 ? req.num_threads : me->pushed_nthreads > 0 ? me->pushed_nthreads : me->icv.nthreads;
+  if (n < 1) n = 1;
+  const Settings& st = settings();
+  if (st.thread_limit > 0 && n > st.thread_limit) n = st.thread_limit;
+  if (me->icv.dynamic && n > g_num_procs) n = g_num_procs;
+  return n;
+}
+
+Icvs child_icvs(const Icvs& parent) {
+  Icvs c = parent;
+  const auto& list = settings().num_threads;
+  std::size_t pos = std::size_t(parent.nthreads_pos) + 1;
+  if (pos < list.size()) c.nthreads = list[pos];
+  c.nthreads_pos = int(pos);
+  return c;
+}
+
+void save_context(Thread* me, Team* team) {
+  team->saved = SavedContext{me->team, me->tid, me->icv, me->ws_seq, me->single_seq, me->red_seq, me->cursor};
+}
+
+void restore_context(Thread* me, Team* team) {
+  const SavedContext& s = team->saved;
+  me->team = s.team;
+  me->tid = s.tid;
+  me->icv = s.icv;
+  me->ws_seq = s.ws_seq;
+  me->single_seq = s.single_seq;
+  me->red_seq = s.red_seq;
+  me->cursor = s.cursor;
+}
+
+void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv) {
+  t->team = team;
+  t->tid = tid;
+  t->icv = icv;
+  t->ws_seq = t->single_seq = t->red_seq = 0;
+  t->cursor = LoopCursor{};
+  t->pushed_nthreads = 0;
+  t->pushed_bind = -1;
+}
+
+// Steps 1-2 of fork, shared by active and serialized regions.
+Team* enter_team(Thread* me, int n, const RegionBody& body) {
+  std::size_t depth = std::size_t(me->team->level);
+  if (me->hot.size() <= depth) me->hot.resize(depth + 1);
+  if (!me->hot[depth]) me->hot[depth] = std::make_unique<Team>();
+  Team* team = me->hot[depth].get();
+  team->outermost = n > 1 && me == g_initial && depth == 0;
+  team->resize(n);
+  team->members[0] = me;
+  team->parent = me->team;
+  team->parent_tid = me->tid;
+  team->level = me->team->level + 1;
+  team->active_level = me->team->active_level + (n > 1 ? 1 : 0);
+  team->nthreads = n;
+  team->body = body;
+  team->barrier.reset(n);
+  team->join_pending.store(n - 1, memory_order_relaxed);
+  team->single_claimed.store(0, memory_order_relaxed);
+  team->loops.reset();
+  team->red_released.store(0, memory_order_relaxed);
+  for (int i = 0; i < n; ++i) team->red_arrived[std::size_t(i)].store(0, memory_order_relaxed);
+  save_context(me, team);
+  me->pushed_nthreads = 0;
+  me->pushed_bind = -1;
+  return team;
+}
+
+}  // namespace
+
+void Team::resize(int n) {
+  if (int(members.size()) >= n && red_data.size() >= std::size_t(n)) {
+    members.resize(std::size_t(n));
+    return;
+  }
+  members.resize(std::size_t(n));
+  red_data.assign(std::size_t(n), nullptr);
+  red_arrived.reset(new Atomic<uint32_t>[std::size_t(n)]());
+}
+
+Thread* current_thread() {
+  ult::Fiber* f = ult::Worker::current_fiber();
+  if (!f) {
+    ensure_initialized();
+    f = ult::Worker::current_fiber();
+    if (!f) return adopt_current_thread();
+  }
+  auto* t = static_cast<Thread*>(f->user());
+  if (!t) fatal("internal error: OpenMP code running on a runtime fiber");
+  return t;
+}
+
+void ensure_initialized() { std::call_once(g_init_once, initialize); }
+
+void fork(const ForkRequest& req) {
+  Thread* me = current_thread_fast();
+  if (req.proc_bind >= 0) me->pushed_bind = req.proc_bind;
+  int n = choose_team_size(me, req);
+  Icvs icv = child_icvs(me->icv);
+  Team* team = enter_team(me, n, req.body);
+
+  if (team->outermost) ult::Worker::ensure_pool(n, &pin_worker);
+  ult::Worker* here = ult::Worker::current();
+  for (int i = 1; i < n; ++i) {
+    Thread* m;
+    if (team->outermost) {
+      if (!g_bound[i]) {
+        g_bound[i] = new Thread;
+        g_bound[i]->gtid = i;
+      }
+      m = g_bound[i];
+    } else {
+      if (team->owned.size() < std::size_t(i)) {
+        team->owned.push_back(std::make_unique<Thread>());
+        team->owned.back()->gtid = g_next_gtid.fetch_add(1, memory_order_relaxed);
+      }
+      m = team->owned[std::size_t(i - 1)].get();
+    }
+    // Invariant J.
+    if (!m->fiber.reusable()) WaitWord::spin([&] { return m->fiber.reusable(); });
+    while (!m->fiber.reusable()) ult::Worker::yield();
+    team->members[std::size_t(i)] = m;
+    start_thread_in(m, team, i, icv);
+    m->fiber.prepare(&member_main, m, /*movable=*/!team->outermost);
+    if (team->outermost) {
+      ult::Worker::at(i)->submit(&m->fiber);
+    } else {
+      sched::spread(&m->fiber, here);
+    }
+  }
+
+  start_thread_in(me, team, 0, icv);
+  invoke(req.body, me);
+  // Step 4. acquire: pairs with the members' acq_rel decrements.
+  team->join_ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
+  restore_context(me, team);
+}
+
+void push_num_threads(int n) { current_thread_fast()->pushed_nthreads = n; }
+void push_proc_bind(int bind) { current_thread_fast()->pushed_bind = bind; }
+
+void begin_serialized() {
+  Thread* me = current_thread_fast();
+  Icvs icv = child_icvs(me->icv);
+  Team* team = enter_team(me, 1, RegionBody{});
+  start_thread_in(me, team, 0, icv);
+}
+
+void end_serialized() {
+  Thread* me = current_thread_fast();
+  Team* team = me->team;
+  if (team->level == 0) fatal("__kmpc_end_serialized_parallel without a matching begin");
+  restore_context(me, team);
+}
+
+// ---- queries ------------------------------------------------------------------
+
+int global_thread_id() { return current_thread_fast()->gtid; }
+int thread_num() { return current_thread_fast()->tid; }
+int num_threads() { return current_thread_fast()->team->nthreads; }
+int max_threads() {
+  int n = current_thread_fast()->icv.nthreads;
+  int lim = settings().thread_limit;
+  return lim > 0 && n > lim ? lim : n;
+}
+int level() { return current_thread_fast()->team->level; }
+int active_level() { return current_thread_fast()->team->active_level; }
+bool in_parallel() { return current_thread_fast()->team->active_level > 0; }
+int num_procs() {
+  ensure_initialized();
+  return g_num_procs;
+}
+int thread_limit() {
+  int lim = settings().thread_limit;
+  return lim > 0 ? lim : INT_MAX;
+}
+
+static const Team* team_at_level(const Thread* t, int lvl, int* tid) {
+  const Team* team = t->team;
+  int my = t->tid;
+  if (lvl < 0 || lvl > team->level) return nullptr;
+  while (team->level > lvl) {
+    my = team->parent_tid;
+    team = team->parent;
+  }
+  *tid = my;
+  return team;
+}
+
+int ancestor_thread_num(int lvl) {
+  int tid;
+  return team_at_level(current_thread_fast(), lvl, &tid) ? tid : -1;
+}
+
+int team_size(int lvl) {
+  int tid;
+  const Team* team = team_at_level(current_thread_fast(), lvl, &tid);
+  return team ? team->nthreads : -1;
+}
+
+void set_num_threads(int n) {
+  if (n > 0) current_thread_fast()->icv.nthreads = n;
+}
+void set_dynamic(bool on) { current_thread_fast()->icv.dynamic = on; }
+bool get_dynamic() { return current_thread_fast()->icv.dynamic; }
+void set_max_active_levels(int n) {
+  if (n >= 0) current_thread_fast()->icv.max_active_levels = n;
+}
+int get_max_active_levels() { return current_thread_fast()->icv.max_active_levels; }
+int supported_active_levels() { return INT_MAX; }
+void set_schedule(Schedule s) { current_thread_fast()->icv.sched = s; }
+Schedule get_schedule() { return current_thread_fast()->icv.sched; }
+
+double wtime() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+double wtick() { return 1e-9; }
+
+void unsupported(const char* what) { fatal("%s is not supported yet", what); }
+const char* version_string() { return "Bobbin " BOBBIN_VERSION; }
+
+}  // namespace bobbin::rt

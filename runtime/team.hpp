@@ -1,0 +1,102 @@
+// Teams and OpenMP threads: the runtime's core data structures.
+//
+// An OpenMP thread is a fiber plus a Thread descriptor (fiber.user() points
+// to it). The thread that encounters a parallel region becomes thread 0 of
+// the new team on its own fiber: its (team, tid, ICVs, worksharing counters)
+// are saved in the Team and restored at the join. Members 1..n-1 are fresh
+// fibers whose descriptors belong to the team (or, for the outermost team, to
+// their worker, so that gtids and threadprivate copies persist per worker).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "runtime/api.hpp"
+#include "runtime/barrier.hpp"
+#include "runtime/loop_state.hpp"
+#include "runtime/wait.hpp"
+#include "ult/fiber.hpp"
+#include "ult/worker.hpp"
+
+namespace bobbin::rt {
+
+struct Team;
+
+// Data-environment ICVs of an implicit task (copied into each child at fork).
+struct Icvs {
+  int nthreads = 1;          // nthreads-var, first element
+  int nthreads_pos = 0;      // where this level is in the OMP_NUM_THREADS list
+  Schedule sched;            // run-sched-var
+  bool dynamic = false;      // dyn-var
+  int max_active_levels = 1; // max-active-levels-var
+};
+
+// What a thread was doing before it became thread 0 of a new team.
+struct SavedContext {
+  Team* team;
+  int tid;
+  Icvs icv;
+  uint32_t ws_seq, single_seq, red_seq;
+  LoopCursor cursor;
+};
+
+struct Thread {
+  ult::Fiber fiber;          // unused for a kernel thread's root descriptor
+  int gtid = 0;              // written once at creation
+  Team* team = nullptr;      // current team; this thread only
+  int tid = 0;               // omp_get_thread_num in `team`; this thread only
+  Icvs icv;                  // this thread only
+  // Worksharing sequence numbers within the current team (this thread only):
+  uint32_t ws_seq = 0;       // dynamic loops started
+  uint32_t single_seq = 0;   // single constructs met
+  uint32_t red_seq = 0;      // reductions met
+  LoopCursor cursor;         // the dynamic loop this thread is in
+  // Clause values pushed before the next fork (this thread only).
+  int pushed_nthreads = 0;
+  int pushed_bind = -1;
+  // Teams this thread created, reused region after region ("hot"), by nesting depth.
+  std::vector<std::unique_ptr<Team>> hot;
+};
+
+struct alignas(kCacheLine) Team {
+  // Identity: written by the master before members start, read-only after.
+  Team* parent = nullptr;
+  int parent_tid = 0;        // the master's tid in `parent`
+  int level = 0;             // nesting level of the team (1 for the outermost region)
+  int active_level = 0;
+  int nthreads = 1;
+  bool outermost = false;    // members are bound to workers 1..n-1
+  RegionBody body{};
+  std::vector<Thread*> members;                 // [0] is the master
+  std::vector<std::unique_ptr<Thread>> owned;   // descriptors of nested members, reused
+  SavedContext saved{};                         // the master's previous context
+
+  Barrier barrier;
+  // Join: members still running; the master waits for zero.
+  Atomic<int> join_pending{0};
+  WaitWord join_ww;
+  // single: how many single constructs have been claimed.
+  alignas(kCacheLine) Atomic<uint32_t> single_claimed{0};
+  // copyprivate: the source thread's data, published between two barriers.
+  void* copy_src = nullptr;
+  // Dynamic loops: a ring of buffers, one per loop in flight.
+  DispatchRing loops;
+  // Reductions: per-thread data pointers and arrival sequence numbers.
+  std::vector<void*> red_data;
+  std::unique_ptr<Atomic<uint32_t>[]> red_arrived;
+  Atomic<uint32_t> red_released{0};
+  WaitWord red_ww;
+
+  void resize(int n);
+};
+
+// The calling OpenMP thread (adopting the calling kernel thread if needed).
+Thread* current_thread();
+inline Thread* current_thread_fast() {
+  ult::Fiber* f = ult::Worker::current_fiber();
+  Thread* t = f ? static_cast<Thread*>(f->user()) : nullptr;
+  return t ? t : current_thread();
+}
+
+}  // namespace bobbin::rt

@@ -1,0 +1,102 @@
+// threadprivate variables when the compiler does not use native TLS
+// (-fno-openmp-use-tls): every access asks for this thread's copy.
+//
+// The compiler keeps one pointer-sized cache slot per variable; we store our
+// own table there: an array of copies indexed by global thread id. Tables
+// only grow, and an old table is never freed (a reader may still hold it), so
+// the fast path is one acquire load and an index. The initial thread uses the
+// original variable, as with libomp; other threads get copies made from a
+// snapshot of the original taken at its first use (its static initial value),
+// or built by the registered C++ constructors.
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "runtime/api.hpp"
+#include "runtime/team.hpp"
+#include "ult/log.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+struct Table {
+  std::size_t cap;
+  void* slot[1];  // cap entries
+};
+
+struct VarInfo {
+  void* snapshot = nullptr;
+  void* (*ctor)(void*) = nullptr;
+  void* (*cctor)(void*, void*) = nullptr;
+  void (*dtor)(void*) = nullptr;
+};
+
+std::mutex g_mutex;  // guards g_vars and table growth; never held across user code but constructors
+std::unordered_map<void*, VarInfo> g_vars;
+
+Table* new_table(std::size_t cap, const Table* old) {
+  auto* t = static_cast<Table*>(calloc(1, sizeof(Table) + cap * sizeof(void*)));
+  if (!t) fatal("out of memory allocating a threadprivate table of %zu entries", cap);
+  t->cap = cap;
+  if (old) memcpy(t->slot, old->slot, old->cap * sizeof(void*));
+  return t;
+}
+
+void* make_copy(void* original, std::size_t size, VarInfo& info) {
+  void* copy = aligned_alloc(64, (size + 63) / 64 * 64);
+  if (!copy) fatal("out of memory allocating a %zu-byte threadprivate copy", size);
+  if (info.ctor) {
+    info.ctor(copy);
+  } else if (info.cctor) {
+    info.cctor(copy, original);
+  } else {
+    memcpy(copy, info.snapshot ? info.snapshot : original, size);
+  }
+  return copy;
+}
+
+}  // namespace
+
+void* threadprivate_cached(void* original, std::size_t size, void*** cache) {
+  int gtid = current_thread_fast()->gtid;
+  auto* slot = reinterpret_cast<Table**>(cache);
+  // acquire: pairs with the release that published the table.
+  Table* tab = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (tab && std::size_t(gtid) < tab->cap) {
+    void* p = __atomic_load_n(&tab->slot[gtid], __ATOMIC_ACQUIRE);
+    if (p) return p;
+  }
+  std::lock_guard<std::mutex> g(g_mutex);
+  VarInfo& info = g_vars[original];
+  if (!info.snapshot && !info.ctor && !info.cctor) {
+    info.snapshot = malloc(size ? size : 1);
+    if (!info.snapshot) fatal("out of memory taking a threadprivate snapshot");
+    memcpy(info.snapshot, original, size);
+  }
+  tab = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+  if (!tab || std::size_t(gtid) >= tab->cap) {
+    std::size_t cap = tab ? tab->cap : 64;
+    while (cap <= std::size_t(gtid)) cap *= 2;
+    Table* grown = new_table(cap, tab);
+    __atomic_store_n(slot, grown, __ATOMIC_RELEASE);
+    tab = grown;  // the old table stays allocated: readers may hold it
+  }
+  void* p = tab->slot[gtid];
+  if (!p) {
+    p = gtid == 0 ? original : make_copy(original, size, info);
+    __atomic_store_n(&tab->slot[gtid], p, __ATOMIC_RELEASE);
+  }
+  return p;
+}
+
+void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)(void*, void*), void (*dtor)(void*)) {
+  std::lock_guard<std::mutex> g(g_mutex);
+  VarInfo& info = g_vars[original];
+  info.ctor = ctor;
+  info.cctor = cctor;
+  info.dtor = dtor;
+}
+
+}  // namespace bobbin::rt
