@@ -11,6 +11,10 @@
 //            store, unpark, the other worker noticing and switching in).
 //            Idle workers spin (Worker::set_spin_ns(UINT64_MAX)), as with
 //            OMP_WAIT_POLICY=active.
+//   handoff_sleep  the same with Worker::set_spin_ns(0): an idle worker
+//            sleeps on its futex at once, so every handoff also goes through
+//            the sleep/notify protocol and a kernel wake-up (as with
+//            OMP_WAIT_POLICY=passive). Runs ops / slow_div operations.
 //   condvar  the same token ping-pong between two kernel threads with a
 //            pthread mutex and condition variable, for comparison.
 //   spin     the same ping-pong between two kernel threads that spin on the
@@ -53,15 +57,15 @@ namespace {
 struct Options {
   long ops = 1'000'000;
   int runs = 11;
-  // The condvar ping-pong sleeps in the kernel on every handoff (measured
-  // 30-40 us per handoff on a 2-vCPU VM, ~25x a fiber handoff), so it runs
-  // ops / condvar_div operations to keep the default run short; its
-  // per-operation figure does not depend on the count.
-  long condvar_div = 100;
+  // The condvar ping-pong and handoff_sleep sleep in the kernel on every
+  // handoff (measured 30-40 us per handoff on a 2-vCPU VM, ~80x a spinning
+  // fiber handoff), so they run ops / slow_div operations to keep the
+  // default run short; the per-operation figure does not depend on the count.
+  long slow_div = 100;
   unsigned timeout_s = 120;
   bool csv = false;
   bool pin = true;
-  std::string only = "switch,handoff,condvar,spin";
+  std::string only = "switch,handoff,handoff_sleep,condvar,spin";
 };
 
 Options g_opt;
@@ -325,9 +329,9 @@ bool wanted(const char* name) {
 void usage(FILE* out) {
   std::fprintf(out,
                "usage: fiber_switch [--ops N] [--runs R] [--csv] [--no-pin] [--timeout S]\n"
-               "                    [--only switch,handoff,condvar,spin] [--condvar-div D]\n"
+               "                    [--only switch,handoff,handoff_sleep,condvar,spin] [--slow-div D]\n"
                "  Medians of R runs (default 11) of N operations (default 1000000), in ns per\n"
-               "  operation; the condvar ping-pong runs N/D operations (default D=100).\n");
+               "  operation; handoff_sleep and condvar run N/D operations (default D=100).\n");
 }
 
 long parse_long(const char* flag, const char* s) {
@@ -353,7 +357,7 @@ void parse_args(int argc, char** argv) {
     if (a == "--ops") g_opt.ops = parse_long("--ops", value());
     else if (a == "--runs") g_opt.runs = int(parse_long("--runs", value()));
     else if (a == "--timeout") g_opt.timeout_s = unsigned(parse_long("--timeout", value()));
-    else if (a == "--condvar-div") g_opt.condvar_div = parse_long("--condvar-div", value());
+    else if (a == "--slow-div") g_opt.slow_div = parse_long("--slow-div", value());
     else if (a == "--only") g_opt.only = value();
     else if (a == "--csv") g_opt.csv = true;
     else if (a == "--no-pin") g_opt.pin = false;
@@ -371,7 +375,7 @@ int main(int argc, char** argv) {
   if (g_opt.pin) g_cpus = bobbin::ult::allowed_cpus();
 
   std::vector<Row> rows;
-  if (wanted("switch") || wanted("handoff")) {
+  if (wanted("switch") || wanted("handoff") || wanted("handoff_sleep")) {
     Worker::set_spin_ns(UINT64_MAX);  // idle workers never sleep: OMP_WAIT_POLICY=active
     Worker::ensure_pool(2, g_opt.pin ? &pin_worker : nullptr);
     if (wanted("switch")) {
@@ -388,12 +392,22 @@ int main(int argc, char** argv) {
       for (int i = 0; i < g_opt.runs; ++i) r.ns.push_back(run_handoff(g_opt.ops));
       rows.push_back(r);
     }
+    if (wanted("handoff_sleep")) {
+      long ops = std::max(2L, g_opt.ops / g_opt.slow_div);
+      Row r{"handoff_sleep", "cross-worker handoff, workers sleep", ops, {}};
+      g_phase = "handoff_sleep";
+      Worker::set_spin_ns(0);  // idle workers sleep on their futex at once
+      run_handoff(std::min(ops, 1'000L));
+      for (int i = 0; i < g_opt.runs; ++i) r.ns.push_back(run_handoff(ops));
+      Worker::set_spin_ns(UINT64_MAX);
+      rows.push_back(r);
+    }
     g_phase = "shutdown_pool";
     Worker::shutdown_pool();
   }
   if (wanted("condvar")) {
     if (g_opt.pin) pin_worker(0);
-    long ops = std::max(2L, g_opt.ops / g_opt.condvar_div);
+    long ops = std::max(2L, g_opt.ops / g_opt.slow_div);
     Row r{"condvar", "pthread condvar handoff", ops, {}};
     g_phase = "condvar";
     run_condvar(std::min(ops, 1'000L));
