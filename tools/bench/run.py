@@ -106,11 +106,10 @@ def parse_result_line(line):
     return fields
 
 
-def first_bobbin_line(text):
-    for line in text.splitlines():
-        if line.startswith("bobbin:"):
-            return line.strip()
-    return None
+def last_bobbin_line(text):
+    """Bobbin's own last word: the one-line reason it aborts (after any warnings)."""
+    said = [l.strip() for l in text.splitlines() if l.startswith("bobbin:")]
+    return said[-1] if said else None
 
 
 def describe_exit(rc):
@@ -329,7 +328,7 @@ def main(argv=None):
                 results = [parse_result_line(l) for l in out.splitlines() if l.startswith("RESULT ")]
                 for res in results:
                     c.samples.setdefault(res.get("name", label), []).append(res)
-                said = first_bobbin_line(err) or first_bobbin_line(out)
+                said = last_bobbin_line(err) or last_bobbin_line(out)
                 if status == "timeout":
                     c.status, c.note = "timeout", "killed after %.0f s" % args.timeout
                 elif any(r.get("verified") != "yes" for r in results):
