@@ -101,3 +101,69 @@ inline DecodedSchedule decode_schedule(kmp_int32 s) {
 }
 
 }  // namespace bobbin::abi
+
+namespace bobbin::abi {
+
+// kmp.h's task as the compiler sees it; private data follows it.
+using kmp_routine_entry_t = kmp_int32 (*)(kmp_int32 gtid, void* task);
+union kmp_cmplrdata_t {
+  kmp_int32 priority;
+  kmp_routine_entry_t destructors;
+};
+struct kmp_task_t {
+  void* shareds;
+  kmp_routine_entry_t routine;
+  kmp_int32 part_id;
+  kmp_cmplrdata_t data1;  // destructors thunk
+  kmp_cmplrdata_t data2;  // priority
+};
+static_assert(sizeof(kmp_task_t) == 40, "kmp_task_t layout");
+
+// kmp_tasking_flags_t, compiler half (bit positions).
+enum : kmp_int32 {
+  kmp_task_tied = 1 << 0,
+  kmp_task_final = 1 << 1,
+  kmp_task_merged_if0 = 1 << 2,
+  kmp_task_destructors_thunk = 1 << 3,
+  kmp_task_proxy = 1 << 4,
+  kmp_task_priority_specified = 1 << 5,
+  kmp_task_detachable = 1 << 6,
+  kmp_task_hidden_helper = 1 << 7,
+};
+
+struct kmp_depend_info_t {
+  intptr_t base_addr;
+  size_t len;
+  uint8_t flags;  // 1 in, 2 out, 4 mutexinoutset, 8 inoutset, 0x80 omp_all_memory
+};
+static_assert(sizeof(kmp_depend_info_t) == 24, "kmp_depend_info_t layout");
+
+struct kmp_task_affinity_info_t {
+  intptr_t base_addr;
+  size_t len;
+  uint32_t flags;
+};
+static_assert(sizeof(kmp_task_affinity_info_t) == 24, "kmp_task_affinity_info_t layout");
+
+// task_reduction items: the OpenMP 5.0 form (__kmpc_taskred_init) and the 4.5 one.
+struct kmp_taskred_input_t {
+  void* reduce_shar;
+  void* reduce_orig;
+  size_t reduce_size;
+  void* reduce_init;  // void(void* priv, void* orig)
+  void* reduce_fini;  // void(void* priv)
+  void* reduce_comb;  // void(void* lhs, void* rhs)
+  uint32_t flags;     // bit 0: lazy private copies
+};
+static_assert(sizeof(kmp_taskred_input_t) == 56, "kmp_taskred_input_t layout");
+struct kmp_task_red_input_t {
+  void* reduce_shar;
+  size_t reduce_size;
+  void* reduce_init;  // void(void* priv)
+  void* reduce_fini;
+  void* reduce_comb;
+  uint32_t flags;
+};
+static_assert(sizeof(kmp_task_red_input_t) == 48, "kmp_task_red_input_t layout");
+
+}  // namespace bobbin::abi

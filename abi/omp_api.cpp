@@ -58,5 +58,9 @@ BOBBIN_EXPORT void omp_set_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_set(l);
 BOBBIN_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_unset(l); }
 BOBBIN_EXPORT int omp_test_nest_lock(omp_nest_lock_t* l) { return rt::nest_lock_test(l); }
 
+BOBBIN_EXPORT int omp_in_final(void) { return rt::in_final(); }
+BOBBIN_EXPORT int omp_get_max_task_priority(void) { return rt::max_task_priority(); }
+BOBBIN_EXPORT void omp_fulfill_event(omp_event_handle_t event) { rt::fulfill_event(reinterpret_cast<void*>(event)); }
+
 // Lets a program (and the test suite) tell which runtime it runs on.
 BOBBIN_EXPORT const char* bobbin_version(void) { return rt::version_string(); }

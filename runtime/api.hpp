@@ -147,6 +147,73 @@ void reduce_end(bool blocking);
 void* threadprivate_cached(void* original, std::size_t size, void*** cache);
 void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)(void*, void*), void (*dtor)(void*));
 
+// ---- tasks -------------------------------------------------------------------
+
+struct TaskSpec {
+  void (*run)(void* payload, int gtid);  // runs the body (and any destructors)
+  bool tied = true;
+  bool final_ = false;
+  int priority = 0;
+  // The compiler may write the priority after allocation: if >= 0, the
+  // payload offset of an int that task_submit reads it from.
+  int priority_offset = -1;
+};
+// Storage for a task whose compiler-visible part is `payload_size` bytes
+// (16-byte aligned). The task is not scheduled until task_submit.
+void* task_alloc(const TaskSpec& spec, std::size_t payload_size);
+std::size_t task_payload_size(void* payload);
+
+enum DepKind : uint8_t { kDepIn = 1, kDepOut = 2, kDepInout = 3, kDepMutexInoutset = 4, kDepInoutset = 8 };
+struct DepItem {
+  uintptr_t addr;
+  uint8_t kind;  // DepKind
+};
+void task_submit(void* payload, const DepItem* deps, int ndeps);
+// An undeferred task (if(0)): the caller runs the body between these two.
+void task_begin_undeferred(void* payload);
+void task_end_undeferred(void* payload);
+// Waits until the listed dependences of earlier sibling tasks are met.
+void task_wait_deps(const DepItem* deps, int ndeps);
+void task_set_affinity(void* payload, const void* addr, std::size_t len);
+// Detach: the task completes when its body has ended and the event is fulfilled.
+void* task_detach_event(void* payload);
+void fulfill_event(void* event);
+
+void taskwait();
+void taskyield();
+void taskgroup_begin();
+void taskgroup_end();
+bool in_final();
+int max_task_priority();
+
+// taskloop: `copy(dst, src, last)` duplicates a pattern task's payload for one
+// chunk (the ABI's task_dup), after which the runtime stores the chunk's
+// bounds at `lb_offset` / `ub_offset` of the copy.
+struct TaskloopSpec {
+  void* pattern;  // payload from task_alloc, never submitted itself
+  std::size_t lb_offset, ub_offset;
+  int64_t stride;
+  bool if_clause, nogroup, strict;
+  int sched;  // 0: default, 1: grainsize, 2: num_tasks
+  uint64_t grain;
+  void (*copy)(void* dst, void* src, bool last, void* ctx);
+  void* ctx;
+};
+void taskloop(const TaskloopSpec& spec);
+
+// Task reductions registered in the innermost taskgroup.
+struct TaskRedItem {
+  void* shar;   // the reduction variable as the tasks name it
+  void* orig;   // where the result goes (null: shar)
+  std::size_t size;
+  void (*init)(void* priv);                         // one of these two, or neither (zero-fill)
+  void (*init_with_orig)(void* priv, void* orig);
+  void (*fini)(void* priv);                         // may be null
+  void (*comb)(void* lhs, void* rhs);
+};
+void* task_reduction_init(const TaskRedItem* items, int n);  // returns the taskgroup handle
+void* task_reduction_data(void* group, void* shared);        // this thread's copy
+
 // ---- diagnostics --------------------------------------------------------------
 [[noreturn]] void unsupported(const char* what);
 const char* version_string();

@@ -1,5 +1,5 @@
 // The team barrier: a centralised sense-reversing barrier (one arrival
-// counter, one generation word) whose wait is a scheduling point.
+// counter, one generation word) whose wait is a task scheduling point.
 //
 // Why centralised. A team's fibers are spread over few workers (one per core);
 // an arrival is one atomic add on a shared line, which at 2..16 workers costs
@@ -9,30 +9,48 @@
 // one replaces this.
 //
 // Invariant B: generation changes exactly once per barrier instance, after
-// all n threads arrived, and arrived_ is 0 again before it changes.
-//   1. g = generation (acquire)                  -- before arriving, so a fast
-//                                                   releaser cannot be missed
-//   2. if arrived_++ == n-1 (acq_rel): the last:
-//        arrived_ = 0 (relaxed; ordered by 3's release); generation = g+1 (release); notify
-//   3. else wait (WaitWord) until generation != g (acquire)
-// A thread cannot arrive at instance k+1 before seeing generation g+1, by
-// which time arrived_ was reset (release/acquire on generation).
+// all n threads arrived and every task of the team completed, and arrived_ is
+// 0 again before it changes.
+//   1. g = generation (acquire)        -- before arriving, so a fast releaser cannot be missed
+//   2. if arrived_++ == n-1 (acq_rel): the last arriver runs tasks until the
+//      team is quiescent, then arrived_ = 0 (relaxed; ordered by the release
+//      below), generation = g+1 (release), notify;
+//   3. else run tasks until generation != g (acquire).
+// Once all threads have arrived no new task can be created except by running
+// tasks, and those keep the team from being quiescent; so quiescence seen by
+// the last arriver is final.
 #include "runtime/barrier.hpp"
+
+#include "runtime/help.hpp"
 
 namespace bobbin::rt {
 
-void Barrier::wait() {
-  if (n_ <= 1) return;
+// After a barrier every task of the team has completed: the implicit task's
+// dependence table names only finished tasks and can go.
+static void forget_dependences(Thread* th) {
+  if (th->current_task && th->current_task->domain) deps_clear_domain(th->current_task);
+}
+
+void Barrier::wait(Thread* th) {
+  Team* team = th->team;
+  if (n_ <= 1) {
+    help_until(th, [&] { return team_quiescent(team); });
+    forget_dependences(th);
+    return;
+  }
   uint32_t g = generation_.load(memory_order_acquire);  // step 1; pairs with step 2's release
   // acq_rel: the last arriver must see every member's writes before the
   // phase (acquire), and its own are released with the generation.
   if (arrived_.fetch_add(1, memory_order_acq_rel) == n_ - 1) {
+    help_until(th, [&] { return team_quiescent(team); });
     arrived_.store(0, memory_order_relaxed);
     generation_.store(g + 1, memory_order_release);
-    ww_.notify_all();
+    team->ww.notify_all();
+    forget_dependences(th);
     return;
   }
-  ww_.wait([&] { return generation_.load(memory_order_acquire) != g; });
+  help_until(th, [&] { return generation_.load(memory_order_acquire) != g; });
+  forget_dependences(th);
 }
 
 }  // namespace bobbin::rt

@@ -7,19 +7,22 @@
 
 namespace bobbin::rt {
 
+struct Thread;
+
 class Barrier {
  public:
   void reset(int n) {
     n_ = n;
     arrived_.store(0, memory_order_relaxed);
   }
-  void wait();
+  // A task scheduling point: runs the team's tasks while it waits, and does
+  // not release the team until every task of the team has completed.
+  void wait(Thread* th);
 
  private:
   int n_ = 1;  // written by the master at fork, before members start
   alignas(kCacheLine) Atomic<int> arrived_{0};
   Atomic<uint32_t> generation_{0};
-  WaitWord ww_;
 };
 
 }  // namespace bobbin::rt

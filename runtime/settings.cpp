@@ -204,6 +204,14 @@ const Row kRows[] = {
      },
      [](const Settings& st) { return st.display_env.empty() ? std::string("FALSE") : st.display_env; },
      "print the settings at start-up (true, verbose)", false},
+    {"OMP_MAX_TASK_PRIORITY", "0",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 0, INT_MAX, &n)) return false;
+       st.max_task_priority = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.max_task_priority); }, "largest priority a task may be given", false},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
      "an hwloc synthetic topology to model (read by the scheduler)", true},

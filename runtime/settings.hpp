@@ -21,6 +21,7 @@ struct Settings {
   int wait_policy = 0;               // OMP_WAIT_POLICY: 0 unset, 1 active, 2 passive
   int64_t blocktime_ms = 200;        // KMP_BLOCKTIME (ms); INT64_MAX = infinite
   std::string display_env;           // OMP_DISPLAY_ENV
+  int max_task_priority = 0;         // OMP_MAX_TASK_PRIORITY
 };
 
 // Parses the environment (once). Bad values warn and keep the default.

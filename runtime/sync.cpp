@@ -60,7 +60,10 @@ bool try_acquire(Atomic<uint32_t>* w) {
 
 // ---- barrier, single, masked, copyprivate ------------------------------------
 
-void barrier() { current_thread_fast()->team->barrier.wait(); }
+void barrier() {
+  Thread* t = current_thread_fast();
+  t->team->barrier.wait(t);
+}
 
 bool single_begin() {
   Thread* t = current_thread_fast();
@@ -82,10 +85,10 @@ void copyprivate(void* data, void (*copy)(void* dst, void* src), bool did_it) {
   Team* team = t->team;
   if (team->nthreads == 1) return;
   if (did_it) team->copy_src = data;  // published by the barrier's release
-  team->barrier.wait();
+  team->barrier.wait(t);
   if (!did_it) copy(data, team->copy_src);
   // The source's data must stay alive until everyone has copied it.
-  team->barrier.wait();
+  team->barrier.wait(t);
 }
 
 // ---- locks ----------------------------------------------------------------------

@@ -17,6 +17,8 @@
 // that is still switching away from the previous region.
 #include "runtime/team.hpp"
 
+#include "runtime/help.hpp"
+
 #include <array>
 #include <climits>
 #include <ctime>
@@ -50,6 +52,16 @@ Team g_initial_team;
 Thread* g_bound[ult::Worker::kMaxWorkers];
 Atomic<int> g_next_gtid{ult::Worker::kMaxWorkers};
 std::mutex g_adopt_mutex;
+
+void reset_implicit_task(Task* t, Team* team) {
+  t->team = team;
+  t->implicit = true;
+  t->count.store(0, memory_order_relaxed);
+  t->running_group = nullptr;
+  t->domain = nullptr;
+  t->depth = 0;
+  t->final_ = false;
+}
 
 void pin_worker(int id) {
   if (g_places.empty()) return;
@@ -94,6 +106,7 @@ void initialize() {
   g_pin_initial = getenv("OMP_PROC_BIND") || getenv("OMP_PLACES");
   ult::set_fiber_describer(&describe_fiber);
   sched::install_worker_loop();
+  tasking_init();
   ult::Worker::ensure_pool(1, &pin_worker);
 
   auto* t = new Thread;
@@ -103,8 +116,10 @@ void initialize() {
   g_initial_team.nthreads = 1;
   g_initial_team.resize(1);
   g_initial_team.members[0] = t;
+  reset_implicit_task(&g_initial_team.implicit[0], &g_initial_team);
   t->team = &g_initial_team;
   t->tid = 0;
+  t->current_task = &g_initial_team.implicit[0];
   t->icv = initial_icvs(st);
   g_start_icvs = t->icv;
   g_initial = t;
@@ -126,10 +141,12 @@ Thread* adopt_current_thread() {
   ult::Worker::adopt_foreign_thread();
   auto* team = new Team;
   team->resize(1);
+  reset_implicit_task(&team->implicit[0], team);
   auto* t = new Thread;
   t->gtid = g_next_gtid.fetch_add(1, memory_order_relaxed);
   team->members[0] = t;
   t->team = team;
+  t->current_task = &team->implicit[0];
   t->icv = g_start_icvs;
   ult::Worker::current_fiber()->set_user(t);
   return t;
@@ -165,12 +182,17 @@ void invoke(const RegionBody& body, Thread* t) {
   kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
 }
 
+// The end of a region is a task scheduling point: a member that finished its
+// part helps with the team's tasks until none is left, then leaves.
 void member_main(ult::Fiber* f) {
   auto* m = static_cast<Thread*>(f->user());
   Team* team = m->team;
   invoke(team->body, m);
+  help_until(m, [&] { return team_quiescent(team); });
+  if (m->current_task->domain) deps_clear_domain(m->current_task);
   // acq_rel: releases this member's writes to the master (which acquires).
-  if (team->join_pending.fetch_sub(1, memory_order_acq_rel) == 1) team->join_ww.notify_all();
+  team->join_pending.fetch_sub(1, memory_order_acq_rel);
+  team->ww.notify_all();
 }
 
 int choose_team_size(Thread* me, const ForkRequest& req) {
@@ -194,13 +216,14 @@ Icvs child_icvs(const Icvs& parent) {
 }
 
 void save_context(Thread* me, Team* team) {
-  team->saved = SavedContext{me->team, me->tid, me->icv, me->ws_seq, me->single_seq, me->red_seq, me->cursor};
+  team->saved = SavedContext{me->team, me->tid, me->current_task, me->icv, me->ws_seq, me->single_seq, me->red_seq, me->cursor};
 }
 
 void restore_context(Thread* me, Team* team) {
   const SavedContext& s = team->saved;
   me->team = s.team;
   me->tid = s.tid;
+  me->current_task = s.current_task;
   me->icv = s.icv;
   me->ws_seq = s.ws_seq;
   me->single_seq = s.single_seq;
@@ -214,6 +237,7 @@ void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv) {
   t->icv = icv;
   t->ws_seq = t->single_seq = t->red_seq = 0;
   t->cursor = LoopCursor{};
+  t->current_task = &team->implicit[std::size_t(tid)];
   t->pushed_nthreads = 0;
   t->pushed_bind = -1;
 }
@@ -238,7 +262,10 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
   team->single_claimed.store(0, memory_order_relaxed);
   team->loops.reset();
   team->red_released.store(0, memory_order_relaxed);
-  for (int i = 0; i < n; ++i) team->red_arrived[std::size_t(i)].store(0, memory_order_relaxed);
+  for (int i = 0; i < n; ++i) {
+    team->red_arrived[std::size_t(i)].store(0, memory_order_relaxed);
+    reset_implicit_task(&team->implicit[std::size_t(i)], team);
+  }
   save_context(me, team);
   me->pushed_nthreads = 0;
   me->pushed_bind = -1;
@@ -248,13 +275,12 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
 }  // namespace
 
 void Team::resize(int n) {
-  if (int(members.size()) >= n && red_data.size() >= std::size_t(n)) {
-    members.resize(std::size_t(n));
-    return;
-  }
   members.resize(std::size_t(n));
+  if (implicit_cap >= n) return;
   red_data.assign(std::size_t(n), nullptr);
   red_arrived.reset(new Atomic<uint32_t>[std::size_t(n)]());
+  implicit.reset(new Task[std::size_t(n)]);
+  implicit_cap = n;
 }
 
 Thread* current_thread() {
@@ -270,6 +296,7 @@ Thread* current_thread() {
 }
 
 void ensure_initialized() { std::call_once(g_init_once, initialize); }
+const sched::Topology* current_topology() { return g_topology.get(); }
 
 void fork(const ForkRequest& req) {
   Thread* me = current_thread_fast();
@@ -311,7 +338,8 @@ void fork(const ForkRequest& req) {
   start_thread_in(me, team, 0, icv);
   invoke(req.body, me);
   // Step 4. acquire: pairs with the members' acq_rel decrements.
-  team->join_ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
+  help_until(me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); });
+  if (me->current_task->domain) deps_clear_domain(me->current_task);
   restore_context(me, team);
 }
 
@@ -329,6 +357,8 @@ void end_serialized() {
   Thread* me = current_thread_fast();
   Team* team = me->team;
   if (team->level == 0) fatal("__kmpc_end_serialized_parallel without a matching begin");
+  help_until(me, [&] { return team_quiescent(team); });
+  if (me->current_task->domain) deps_clear_domain(me->current_task);
   restore_context(me, team);
 }
 

@@ -15,9 +15,14 @@
 #include "runtime/api.hpp"
 #include "runtime/barrier.hpp"
 #include "runtime/loop_state.hpp"
+#include "runtime/task.hpp"
 #include "runtime/wait.hpp"
 #include "ult/fiber.hpp"
 #include "ult/worker.hpp"
+
+namespace bobbin::sched {
+class Topology;
+}
 
 namespace bobbin::rt {
 
@@ -36,6 +41,7 @@ struct Icvs {
 struct SavedContext {
   Team* team;
   int tid;
+  Task* current_task;
   Icvs icv;
   uint32_t ws_seq, single_seq, red_seq;
   LoopCursor cursor;
@@ -52,6 +58,7 @@ struct Thread {
   uint32_t single_seq = 0;   // single constructs met
   uint32_t red_seq = 0;      // reductions met
   LoopCursor cursor;         // the dynamic loop this thread is in
+  Task* current_task = nullptr;  // the task this thread is executing (its implicit task at first)
   // Clause values pushed before the next fork (this thread only).
   int pushed_nthreads = 0;
   int pushed_bind = -1;
@@ -73,9 +80,17 @@ struct alignas(kCacheLine) Team {
   SavedContext saved{};                         // the master's previous context
 
   Barrier barrier;
+  // Every task-aware wait of the team's threads parks here (barrier, join,
+  // taskwait, taskgroup): whatever may end one of them notifies it.
+  WaitWord ww;
   // Join: members still running; the master waits for zero.
   Atomic<int> join_pending{0};
-  WaitWord join_ww;
+  // Implicit tasks, one per member, reused with the team.
+  std::unique_ptr<Task[]> implicit;
+  int implicit_cap = 0;
+  // Task lists, created at the team's first task.
+  Atomic<TeamTasks*> tasks{nullptr};
+  SpinLock tasks_lock;
   // single: how many single constructs have been claimed.
   alignas(kCacheLine) Atomic<uint32_t> single_claimed{0};
   // copyprivate: the source thread's data, published between two barriers.
@@ -90,6 +105,9 @@ struct alignas(kCacheLine) Team {
 
   void resize(int n);
 };
+
+// The topology the runtime schedules on (set at initialisation).
+const sched::Topology* current_topology();
 
 // The calling OpenMP thread (adopting the calling kernel thread if needed).
 Thread* current_thread();

@@ -6,14 +6,17 @@
 // its condition true):
 //   waiter:   1. spin: while !done(): yield if the worker has other ready
 //                fibers, else relax, until the spin budget runs out;
-//             2. parked++ (seq_cst);  3. v = seq (seq_cst);  4. if done(): parked--, return;
-//             5. park_on(seq, v) (parks only if seq is still v);  6. parked--, go to 2.
-//   notifier: 1. make done() true;  2. seq++ (seq_cst);  3. if parked (seq_cst) != 0: wake all on seq.
-// If the notifier reads parked == 0, the waiter's step 2 follows it in the
-// single total order, so the waiter's step 3 reads the new seq, which
-// synchronises with the notifier's step 2 and makes step 1's writes visible
-// to done(). Otherwise the notifier wakes, and park_on's check under the
-// bucket lock closes the last window.
+//             2. parked++;  3. fence;  4. v = seq;  5. if done(): parked--, return;
+//             6. park_on(seq, v) (parks only if seq is still v, checked under
+//                the bucket lock);  7. parked--, go to 2.
+//   notifier: 1. make done() true;  2. fence;  3. if parked != 0: seq++, wake all on seq.
+// The two seq_cst fences order each side's store before its load (the
+// store-buffer pattern): either the waiter's step 5 sees the notifier's step
+// 1, or the notifier's step 3 sees parked != 0. In the second case the seq++
+// happens before the notifier takes the bucket lock, so a waiter that takes
+// the lock later sees seq != v and does not park, and one that took it earlier
+// is in the bucket and is woken. A notify with nobody parked costs one fence
+// and one load of a line that stays shared.
 #pragma once
 
 #include <climits>
@@ -35,8 +38,9 @@ class WaitWord {
     if (done()) return;
     spin(done);
     while (!done()) {
-      parked_.fetch_add(1, memory_order_seq_cst);
-      uint32_t v = seq_.load(memory_order_seq_cst);
+      parked_.fetch_add(1, memory_order_relaxed);  // step 2
+      fence_seq_cst();                             // step 3: pairs with notify_all's fence
+      uint32_t v = seq_.load(memory_order_acquire);
       if (done()) {
         parked_.fetch_sub(1, memory_order_relaxed);
         return;
@@ -47,8 +51,11 @@ class WaitWord {
   }
 
   void notify_all() {
-    seq_.fetch_add(1, memory_order_seq_cst);
-    if (parked_.load(memory_order_seq_cst) != 0) ult::unpark_on(&seq_, INT_MAX);
+    fence_seq_cst();  // step 2: pairs with the waiter's step 3
+    if (parked_.load(memory_order_relaxed) != 0) {
+      seq_.fetch_add(1, memory_order_release);
+      ult::unpark_on(&seq_, INT_MAX);
+    }
   }
 
   // Spins (yielding to other fibers of this worker) while !done(), for at

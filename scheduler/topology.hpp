@@ -12,6 +12,7 @@ namespace bobbin::sched {
 // Ordered from the root down. Levels with no hwloc counterpart on a machine
 // simply do not appear.
 enum class Level : unsigned char { Machine, Package, Numa, L3, L2, L1, Core, PU };
+inline constexpr int kNumLevels = int(Level::PU) + 1;
 const char* level_name(Level l);
 // Parses "pu", "core", "l3", "numa", "machine" (and "package", "l2", "l1"); false if unknown.
 bool parse_level(const std::string& s, Level* out);
@@ -49,13 +50,25 @@ class Topology {
   const TopoNode& pu(int i) const { return *pus_[size_t(i)]; }
   // Nodes of one level in tree order (empty if the level was collapsed away or absent).
   const std::vector<TopoNode*>& nodes(Level l) const { return by_level_[size_t(l)]; }
-  // The deepest node at or above `l` that contains PU i: where a worker on
-  // that PU finds its task list for BOBBIN_TASKLIST=l.
+  // The node that stands for PU i's level-`l` domain: where a worker on that
+  // PU finds its task list for BOBBIN_TASKLIST=l. If the machine has a
+  // level-`l` node above PU i, the result covers exactly its PUs: the node
+  // itself, or, if the collapse removed it, the surviving node with the same
+  // PUs (so its `level` may differ from `l`: on a machine with one PU per
+  // core, ancestor_at(i, Core) is PU i). If the machine has no level-`l`
+  // node above PU i, the deepest ancestor of a level above `l`.
   const TopoNode& ancestor_at(int pu, Level l) const;
+  // The distinct nodes ancestor_at(., l) returns, in tree order: one per
+  // task list when BOBBIN_TASKLIST=l.
+  std::vector<const TopoNode*> domains(Level l) const;
   // The levels present after collapse, root first.
   std::vector<Level> levels() const;
 
   // Default places: one per core, each the OS processors of the core's PUs.
+  // Place k lists one entry per PU of core k, in tree order (a synthetic
+  // machine larger than the real one may repeat an OS processor), so the
+  // places' sizes add up to num_pus(). A PU with no core above it is a place
+  // of its own.
   std::vector<std::vector<int>> core_places() const;
   // A multi-line drawing of the tree, for bobbin-info and OMP_DISPLAY_ENV=verbose.
   std::string to_string() const;
@@ -65,7 +78,11 @@ class Topology {
   std::vector<std::unique_ptr<TopoNode>> storage_;
   TopoNode* root_ = nullptr;
   std::vector<TopoNode*> pus_;
-  std::vector<TopoNode*> by_level_[8];
+  std::vector<TopoNode*> by_level_[kNumLevels];
+  // at_level_[l][i] == &ancestor_at(i, l), precomputed while the full tree
+  // still exists (the collapse forgets which removed node a PU was under).
+  std::vector<const TopoNode*> at_level_[kNumLevels];
+  std::vector<std::vector<int>> core_places_;
   bool synthetic_ = false;
   std::string description_;
   friend struct TopologyBuilder;

@@ -1,0 +1,180 @@
+// __kmpc_* tasking entry points. abi/ owns the kmp_task_t layout: it asks the
+// runtime for storage of the right size and fills the compiler-visible part.
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "abi/abi_types.hpp"
+#include "runtime/api.hpp"
+
+using namespace bobbin;
+using namespace bobbin::abi;
+
+namespace {
+
+void run_task(void* payload, int gtid) {
+  auto* t = static_cast<kmp_task_t*>(payload);
+  t->routine(gtid, t);
+}
+
+void run_task_with_destructors(void* payload, int gtid) {
+  auto* t = static_cast<kmp_task_t*>(payload);
+  t->routine(gtid, t);
+  t->data1.destructors(gtid, t);
+}
+
+// Translates a depend list (both of the compiler's lists) into runtime items.
+struct Deps {
+  rt::DepItem inline_items[16];
+  std::vector<rt::DepItem> more;
+  rt::DepItem* items = inline_items;
+  int n = 0;
+  Deps(kmp_int32 n1, const kmp_depend_info_t* l1, kmp_int32 n2, const kmp_depend_info_t* l2) {
+    int total = (n1 > 0 ? n1 : 0) + (n2 > 0 ? n2 : 0);
+    if (total > 16) {
+      more.resize(std::size_t(total));
+      items = more.data();
+    }
+    add(n1, l1);
+    add(n2, l2);
+  }
+  void add(kmp_int32 count, const kmp_depend_info_t* l) {
+    for (kmp_int32 i = 0; i < count; ++i) {
+      if (l[i].flags & 0x80) rt::unsupported("depend(omp_all_memory)");
+      items[n++] = rt::DepItem{uintptr_t(l[i].base_addr), l[i].flags};
+    }
+  }
+};
+
+void copy_for_chunk(void* dst, void* src, bool last, void* ctx) {
+  auto* d = static_cast<kmp_task_t*>(dst);
+  auto* s = static_cast<kmp_task_t*>(src);
+  std::size_t size = rt::task_payload_size(src);
+  memcpy(dst, src, size);
+  // shareds points into the payload itself (the shared-pointer block follows the privates).
+  auto* sp = static_cast<char*>(s->shareds);
+  if (sp >= static_cast<char*>(src) && sp < static_cast<char*>(src) + size) {
+    d->shareds = static_cast<char*>(dst) + (sp - static_cast<char*>(src));
+  }
+  if (ctx) reinterpret_cast<void (*)(kmp_task_t*, kmp_task_t*, kmp_int32)>(ctx)(d, s, last ? 1 : 0);
+}
+
+void taskloop(kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, int nogroup, int sched,
+              kmp_uint64 grainsize, bool strict, void* task_dup) {
+  rt::TaskloopSpec s;
+  s.pattern = task;
+  s.lb_offset = std::size_t(reinterpret_cast<char*>(lb) - reinterpret_cast<char*>(task));
+  s.ub_offset = std::size_t(reinterpret_cast<char*>(ub) - reinterpret_cast<char*>(task));
+  s.stride = st;
+  s.if_clause = if_val != 0;
+  s.nogroup = nogroup != 0;
+  s.strict = strict;
+  s.sched = sched;
+  s.grain = grainsize;
+  s.copy = &copy_for_chunk;
+  s.ctx = task_dup;
+  rt::taskloop(s);
+}
+
+}  // namespace
+
+BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags, size_t sizeof_kmp_task_t,
+                                                size_t sizeof_shareds, kmp_routine_entry_t entry) {
+  if (flags & kmp_task_proxy) rt::unsupported("proxy tasks");
+  rt::TaskSpec spec;
+  spec.run = (flags & kmp_task_destructors_thunk) ? &run_task_with_destructors : &run_task;
+  spec.tied = (flags & kmp_task_tied) != 0;
+  spec.final_ = (flags & kmp_task_final) != 0;
+  if (flags & kmp_task_priority_specified) spec.priority_offset = int(offsetof(kmp_task_t, data2));
+  std::size_t head = (sizeof_kmp_task_t + 7) & ~std::size_t(7);
+  auto* t = static_cast<kmp_task_t*>(rt::task_alloc(spec, head + sizeof_shareds));
+  t->shareds = sizeof_shareds ? reinterpret_cast<char*>(t) + head : nullptr;
+  t->routine = entry;
+  t->part_id = 0;
+  t->data1.destructors = nullptr;
+  t->data2.priority = 0;
+  return t;
+}
+
+BOBBIN_EXPORT kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* task) {
+  rt::task_submit(task, nullptr, 0);
+  return 0;
+}
+
+BOBBIN_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t* task, kmp_int32 ndeps,
+                                                  kmp_depend_info_t* deps, kmp_int32 ndeps_noalias,
+                                                  kmp_depend_info_t* noalias) {
+  Deps d(ndeps, deps, ndeps_noalias, noalias);
+  rt::task_submit(task, d.items, d.n);
+  return 0;
+}
+
+BOBBIN_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info_t* deps,
+                                        kmp_int32 ndeps_noalias, kmp_depend_info_t* noalias) {
+  Deps d(ndeps, deps, ndeps_noalias, noalias);
+  rt::task_wait_deps(d.items, d.n);
+}
+
+BOBBIN_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* task) { rt::task_begin_undeferred(task); }
+BOBBIN_EXPORT void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* task) {
+  rt::task_end_undeferred(task);
+}
+
+BOBBIN_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
+  rt::taskwait();
+  return 0;
+}
+BOBBIN_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
+  rt::taskyield();
+  return 0;
+}
+BOBBIN_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) { rt::taskgroup_begin(); }
+BOBBIN_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) { rt::taskgroup_end(); }
+
+BOBBIN_EXPORT void __kmpc_taskloop(ident_t*, int, kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub,
+                                   kmp_int64 st, int nogroup, int sched, kmp_uint64 grainsize, void* task_dup) {
+  taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, false, task_dup);
+}
+BOBBIN_EXPORT void __kmpc_taskloop_5(ident_t*, int, kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub,
+                                     kmp_int64 st, int nogroup, int sched, kmp_uint64 grainsize, int modifier,
+                                     void* task_dup) {
+  taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup);
+}
+
+BOBBIN_EXPORT void* __kmpc_task_allow_completion_event(ident_t*, kmp_int32, kmp_task_t* task) {
+  return rt::task_detach_event(task);
+}
+
+BOBBIN_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, kmp_task_t* task, kmp_int32 n,
+                                                          kmp_task_affinity_info_t* list) {
+  if (n > 0) rt::task_set_affinity(task, reinterpret_cast<const void*>(list[0].base_addr), list[0].len);
+  return 0;
+}
+
+BOBBIN_EXPORT void* __kmpc_taskred_init(int, int n, void* data) {
+  auto* in = static_cast<kmp_taskred_input_t*>(data);
+  std::vector<rt::TaskRedItem> items(std::size_t(n > 0 ? n : 0));
+  for (int i = 0; i < n; ++i) {
+    items[std::size_t(i)] = rt::TaskRedItem{in[i].reduce_shar, in[i].reduce_orig, in[i].reduce_size, nullptr,
+                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_init),
+                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_fini),
+                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_comb)};
+  }
+  return rt::task_reduction_init(items.data(), n);
+}
+
+BOBBIN_EXPORT void* __kmpc_task_reduction_init(int, int n, void* data) {
+  auto* in = static_cast<kmp_task_red_input_t*>(data);
+  std::vector<rt::TaskRedItem> items(std::size_t(n > 0 ? n : 0));
+  for (int i = 0; i < n; ++i) {
+    items[std::size_t(i)] = rt::TaskRedItem{in[i].reduce_shar, nullptr, in[i].reduce_size,
+                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_init), nullptr,
+                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_fini),
+                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_comb)};
+  }
+  return rt::task_reduction_init(items.data(), n);
+}
+
+BOBBIN_EXPORT void* __kmpc_task_reduction_get_th_data(int, void* group, void* data) {
+  return rt::task_reduction_data(group, data);
+}

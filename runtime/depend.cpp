@@ -1,0 +1,163 @@
+// Task dependences: one domain per parent task, keyed by address.
+//
+// Only the thread executing the parent creates the parent's children, so the
+// domain's table is touched by one thread at a time and needs no lock: there
+// is no global lock on the hot path, only the per-task lock of a predecessor
+// while an edge is added to it.
+//
+// Per address the table keeps the current group of accesses and the group
+// before it. A group is either one writer (out, inout, mutexinoutset) or a
+// set of tasks of one reader kind (in, or inoutset): readers of the same kind
+// run concurrently; a different kind, or a writer, starts a new group that
+// depends on every member of the current one. mutexinoutset is treated as
+// inout: the tasks of a mutexinoutset set then run one after another in
+// creation order, which is one of the executions the spec allows (mutual
+// exclusion holds; only concurrency the spec permits is given up).
+//
+// Edges: adding pred -> succ locks pred's node; if pred is already done the
+// edge is skipped. succ starts with one extra predecessor while it is being
+// registered, so it cannot start before all its edges exist.
+//
+// Memory: table entries hold a memory reference on the tasks they name
+// (Task::refs), dropped when a group is replaced, when the parent's taskwait
+// finds every child complete, when the parent completes, and (for implicit
+// tasks) at each barrier; so finished tasks and their records are reclaimed
+// while the program runs. These references never delay completion counting.
+#include <algorithm>
+#include <unordered_map>
+
+#include "runtime/help.hpp"
+#include "runtime/task.hpp"
+#include "runtime/team.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+enum Kind : uint8_t { kWriter, kReader, kSetReader };
+
+Kind kind_of(uint8_t k) {
+  if (k & (kDepOut | kDepMutexInoutset)) return kWriter;
+  if (k & kDepInoutset) return kSetReader;
+  return kReader;
+}
+
+struct Entry {
+  Kind kind = kWriter;
+  std::vector<Task*> members;  // the current group (each holds an alive reference)
+  std::vector<Task*> prev;     // the group before it (likewise)
+};
+
+}  // namespace
+
+struct DepDomain {
+  std::unordered_map<uintptr_t, Entry> map;
+};
+
+namespace {
+
+void add_edge(Task* pred, Task* succ) {
+  DepNode* p = pred->deps;
+  if (!p || p->done.load(memory_order_acquire)) return;
+  SpinGuard g(p->lock);
+  if (p->done.load(memory_order_relaxed)) return;
+  succ->deps->npred.fetch_add(1, memory_order_relaxed);
+  p->succ.push_back(succ);
+}
+
+
+void release_all(std::vector<Task*>& v) {
+  for (Task* t : v) release_task_ref(t);
+  v.clear();
+}
+
+// Merges repeated addresses of one task into the strongest kind.
+int merge_items(const DepItem* items, int n, std::vector<DepItem>& out) {
+  out.assign(items, items + n);
+  std::sort(out.begin(), out.end(), [](const DepItem& a, const DepItem& b) { return a.addr < b.addr; });
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (w > 0 && out[w - 1].addr == out[i].addr) {
+      if (kind_of(out[i].kind) == kWriter || kind_of(out[w - 1].kind) != kind_of(out[i].kind)) out[w - 1].kind = kDepInout;
+    } else {
+      out[w++] = out[i];
+    }
+  }
+  out.resize(w);
+  return int(w);
+}
+
+}  // namespace
+
+bool deps_register(Task* parent, Task* t, const DepItem* items, int n) {
+  std::vector<DepItem> merged;
+  n = merge_items(items, n, merged);
+  t->deps = new DepNode;
+  t->deps->npred.store(1, memory_order_relaxed);  // the registration guard
+  if (!parent->domain) parent->domain = new DepDomain;
+  for (int i = 0; i < n; ++i) {
+    Entry& e = parent->domain->map[merged[std::size_t(i)].addr];
+    Kind k = kind_of(merged[std::size_t(i)].kind);
+    if (e.members.empty()) {
+      e.kind = k;
+    } else if (k != kWriter && e.kind == k) {
+      for (Task* p : e.prev) add_edge(p, t);  // join the readers: same predecessors
+    } else {
+      for (Task* m : e.members) add_edge(m, t);
+      release_all(e.prev);
+      e.prev.swap(e.members);
+      e.kind = k;
+    }
+    hold_task(t);
+    e.members.push_back(t);
+  }
+  // acq_rel: the last predecessor to finish may be releasing concurrently.
+  return t->deps->npred.fetch_sub(1, memory_order_acq_rel) == 1;
+}
+
+void deps_release(Thread* th, Task* t) {
+  std::vector<Task*> succ;
+  {
+    SpinGuard g(t->deps->lock);
+    t->deps->done.store(true, memory_order_release);  // pairs with the acquire in add_edge / deps_wait
+    succ.swap(t->deps->succ);
+  }
+  for (Task* s : succ) {
+    if (s->deps->npred.fetch_sub(1, memory_order_acq_rel) == 1) task_schedule_ready(th, s, false);
+  }
+}
+
+void deps_clear_domain(Task* owner) {
+  DepDomain* d = owner->domain;
+  owner->domain = nullptr;
+  for (auto& [addr, e] : d->map) {
+    release_all(e.members);
+    release_all(e.prev);
+  }
+  delete d;
+}
+
+void deps_wait(Thread* th, const DepItem* items, int n) {
+  Task* cur = th->current_task;
+  if (!cur->domain) return;
+  std::vector<Task*> waits;
+  for (int i = 0; i < n; ++i) {
+    auto it = cur->domain->map.find(items[i].addr);
+    if (it == cur->domain->map.end()) continue;
+    Entry& e = it->second;
+    Kind k = kind_of(items[i].kind);
+    const std::vector<Task*>& on = (k != kWriter && e.kind == k) ? e.prev : e.members;
+    for (Task* t : on) {
+      hold_task(t);
+      waits.push_back(t);
+    }
+  }
+  help_until(th, [&] {
+    for (Task* t : waits)
+      if (t->deps && !t->deps->done.load(memory_order_acquire)) return false;
+    return true;
+  });
+  for (Task* t : waits) release_task_ref(t);
+}
+
+}  // namespace bobbin::rt

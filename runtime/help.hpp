@@ -1,0 +1,36 @@
+// help_until: the task-aware wait behind every runtime wait that is a task
+// scheduling point (barrier, join, taskwait, taskgroup end, dependence wait).
+#pragma once
+
+#include "runtime/task.hpp"
+#include "runtime/team.hpp"
+#include "runtime/wait.hpp"
+
+namespace bobbin::rt {
+
+// True if some list of the team holds a task (a hint, read without locks).
+inline bool tasks_visible(Team* team) {
+  TeamTasks* tt = team->tasks.load(memory_order_acquire);
+  if (!tt) return false;
+  if (tt->priority.size()) return true;
+  for (const auto& l : tt->lists)
+    if (l.size()) return true;
+  return false;
+}
+
+// Runs tasks until done(); with nothing to run it spins, then parks on the
+// team's wait word, which task pushes, task completions and barrier releases
+// all notify.
+template <class Done>
+void help_until(Thread* th, Done done) {
+  Team* team = th->team;
+  for (;;) {
+    if (done()) return;
+    if (run_one_task(th)) continue;
+    auto wake = [&] { return done() || tasks_visible(team); };
+    if (WaitWord::spin(wake)) continue;
+    team->ww.wait(wake);
+  }
+}
+
+}  // namespace bobbin::rt

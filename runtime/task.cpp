@@ -1,0 +1,366 @@
+// Explicit tasks: creation, scheduling, execution, completion, taskwait,
+// taskgroup, detach.
+//
+// A task runs as a plain call on the stack of the fiber that executes it: no
+// context switch per task. Its descriptor and payload come from the
+// executing worker's size-class pool (task_alloc.cpp).
+//
+// Counting (one 64-bit word per task, see task.hpp): creation adds one
+// "alive" and one "incomplete child" unit to the parent; completion removes
+// the child's own alive unit and the parent's incomplete unit, and when the
+// child's alive count is zero it is freed and removes its alive unit from the
+// parent — for a leaf, both in one atomic subtraction. taskwait waits for the
+// incomplete half; an implicit task whose alive half is zero has no
+// unfinished descendant, which is how barriers know the team is quiescent
+// without a team-wide counter every task would contend on.
+//
+// Task scheduling constraint (spec 1.3 "tied tasks"): while a thread executes
+// an explicit tied task T, any new tied task it starts at a scheduling point
+// inside T (taskwait, taskgroup end, taskyield) must be a descendant of T.
+// Because tasks nest on the fiber's stack, the innermost such T is a
+// descendant of the others, so checking T alone suffices (is_descendant).
+// Untied tasks are run as tied: untied is a permission, not an obligation.
+#include "runtime/task.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "runtime/api.hpp"
+#include "runtime/help.hpp"
+#include "runtime/settings.hpp"
+#include "runtime/team.hpp"
+#include "scheduler/steal_policy.hpp"
+#include "scheduler/topology.hpp"
+#include "ult/log.hpp"
+#include "ult/numa.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+sched::Placement g_placement;
+std::unique_ptr<sched::StealPolicy> g_policy;
+bool g_steal_half = false;
+int g_max_priority = 0;
+// A list holding this many tasks makes new tasks run at once (undeferred):
+// recursive programs cannot exhaust memory, and the creator keeps its cache.
+// 256 is the deque size at which libomp does the same; a guess to tune.
+constexpr std::size_t kThrottle = 256;
+constexpr std::size_t kPayloadAlign = 16;
+
+std::size_t header_size() { return (sizeof(Task) + kPayloadAlign - 1) / kPayloadAlign * kPayloadAlign; }
+
+int current_worker_id() {
+  ult::Worker* w = ult::Worker::current();
+  return w ? w->id() % sched::StealPolicy::kMaxThieves : 0;
+}
+
+TeamTasks* team_tasks(Team* team) {
+  TeamTasks* tt = team->tasks.load(memory_order_acquire);
+  if (tt) return tt;
+  SpinGuard g(team->tasks_lock);
+  tt = team->tasks.load(memory_order_relaxed);
+  if (!tt) {
+    tt = new TeamTasks(g_placement.num_lists);
+    team->tasks.store(tt, memory_order_release);  // pairs with the acquire above
+  }
+  return tt;
+}
+
+bool is_descendant(const Task* t, const Task* ancestor) {
+  if (t->depth <= ancestor->depth) return false;
+  while (t->depth > ancestor->depth) t = t->parent;
+  return t == ancestor;
+}
+
+void free_task(Task* t) {
+  delete t->deps;
+  uint8_t cls = t->size_class;
+  t->~Task();
+  task_memory_free(t, cls);
+}
+
+void unref(Task* t) {
+  // acq_rel: the last reference must see every other holder's writes before freeing.
+  if (t->refs.fetch_sub(1, memory_order_acq_rel) == 1) free_task(t);
+}
+
+// Drops `units` from t's count; when its alive half reaches 0, the tree's
+// reference goes and the parent loses t's alive unit, and so on up.
+void drop(Task* t, int64_t units) {
+  while (t) {
+    int64_t left = t->count.fetch_sub(units, memory_order_acq_rel) - units;
+    if (alive_of(left) != 0 || t->implicit) return;
+    Task* parent = t->parent;
+    unref(t);
+    t = parent;
+    units = kAliveOne;
+  }
+}
+
+// The body has ended and (if detachable) the event was fulfilled.
+void finish(Thread* th, Task* t) {
+  if (t->deps) deps_release(th, t);
+  if (t->domain) deps_clear_domain(t);
+  if (t->group) t->group->pending.fetch_sub(1, memory_order_acq_rel);
+  Team* team = t->team;
+  Task* parent = t->parent;
+  // Remove the task's own alive unit; if that frees it, the parent loses an
+  // alive and an incomplete unit at once, else only the incomplete one now.
+  int64_t left = t->count.fetch_sub(kAliveOne, memory_order_acq_rel) - kAliveOne;
+  if (alive_of(left) == 0) {
+    unref(t);
+    drop(parent, kAliveOne + kChildOne);
+  } else {
+    parent->count.fetch_sub(kChildOne, memory_order_acq_rel);
+  }
+  team->ww.notify_all();  // a taskwait, taskgroup or barrier may be waiting for this
+}
+
+void execute(Thread* th, Task* t) {
+  Task* prev = th->current_task;
+  th->current_task = t;
+  t->running_group = t->group;
+  t->run(t->payload(), th->gtid);
+  th->current_task = prev;
+  if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
+}
+
+Task* steal(Thread* th, TeamTasks* tt, int self, int own, const Task* root) {
+  int n = int(tt->lists.size());
+  if (n <= 1) return nullptr;
+  sched::ListLoad load{[](const void* ctx, int i) { return static_cast<const TeamTasks*>(ctx)->lists[std::size_t(i)].size(); },
+                       tt};
+  (void)th;
+  // One sweep's worth of attempts per scheduling point; the caller loops.
+  for (int attempt = 0; attempt < n - 1; ++attempt) {
+    int v = g_policy->next_victim(self, load);
+    if (v == own || v < 0 || v >= n) continue;
+    sched::TaskList& victim = tt->lists[std::size_t(v)];
+    Task* t = nullptr;
+    if (victim.size() != 0) {
+      if (root) {
+        // Bounded scan from the top for a descendant of the constraining task.
+        int scanned = 0;
+        t = static_cast<Task*>(victim.pop_top_if([&](void* p) { return scanned++ < 8 && is_descendant(static_cast<Task*>(p), root); }));
+      } else if (g_steal_half) {
+        std::vector<void*> got;
+        if (victim.steal_half(got)) {
+          t = static_cast<Task*>(got.front());
+          for (std::size_t i = 1; i < got.size(); ++i) tt->lists[std::size_t(own)].push_bottom(got[i]);
+        }
+      } else {
+        t = static_cast<Task*>(victim.pop_top());
+      }
+    }
+    g_policy->record(self, v, t != nullptr);
+    if (t) return t;
+  }
+  return nullptr;
+}
+
+// The list nearest the memory an affinity clause names: one under the NUMA
+// node that holds its first page (-1 on a single-node machine or if unknown).
+int affinity_list_of(const void* addr) {
+  if (g_placement.list_of_numa.empty()) return -1;
+  int node = numa_node_of(addr);
+  if (node < 0 || std::size_t(node) >= g_placement.list_of_numa.size()) return -1;
+  return g_placement.list_of_numa[std::size_t(node)];
+}
+
+}  // namespace
+
+void tasking_init() {
+  const sched::Topology* topo = current_topology();
+  sched::Level level = sched::Level::PU;
+  if (const char* v = getenv("BOBBIN_TASKLIST")) {
+    if (!sched::parse_level(v, &level)) {
+      warn("ignoring BOBBIN_TASKLIST='%s' (valid: pu, core, l3, numa, machine); using pu", v);
+      level = sched::Level::PU;
+    }
+  }
+  g_placement = sched::make_placement(*topo, level);
+  g_policy = sched::make_policy_from_env();
+  g_policy->attach(g_placement);
+  if (const char* v = getenv("BOBBIN_STEAL_AMOUNT")) {
+    if (!strcmp(v, "half")) g_steal_half = true;
+    else if (strcmp(v, "one") != 0) warn("ignoring BOBBIN_STEAL_AMOUNT='%s' (valid: one, half); using one", v);
+  }
+  g_max_priority = settings().max_task_priority;
+}
+
+Task* task_from_payload(void* payload) {
+  return reinterpret_cast<Task*>(static_cast<char*>(payload) - header_size());
+}
+
+bool team_quiescent(Team* team) {
+  for (int i = 0; i < team->nthreads; ++i)
+    if (alive_of(team->implicit[std::size_t(i)].count.load(memory_order_acquire)) != 0) return false;
+  return true;
+}
+
+void hold_task(Task* t) { t->refs.fetch_add(1, memory_order_relaxed); }
+void release_task_ref(Task* t) { unref(t); }
+
+void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
+  Team* team = t->team;
+  bool here = th && th->team == team && th->current_task;
+  if (here && may_run_inline && (t->parent->final_ || team->nthreads == 1)) {
+    execute(th, t);
+    return;
+  }
+  TeamTasks* tt = team_tasks(team);
+  int w = current_worker_id();
+  int list = t->affinity_list >= 0 ? t->affinity_list : g_placement.list_of_worker(w);
+  sched::TaskList& l = t->priority > 0 ? tt->priority : tt->lists[std::size_t(list)];
+  if (here && may_run_inline && l.size() >= kThrottle) {
+    execute(th, t);
+    return;
+  }
+  l.push_bottom(t);
+  team->ww.notify_all();
+}
+
+bool run_one_task(Thread* th) {
+  Team* team = th->team;
+  TeamTasks* tt = team->tasks.load(memory_order_acquire);
+  if (!tt) return false;
+  Task* cur = th->current_task;
+  const Task* root = cur && !cur->implicit ? cur : nullptr;
+  auto allowed = [&](void* p) { return !root || is_descendant(static_cast<Task*>(p), root); };
+  Task* t = nullptr;
+  if (tt->priority.size()) t = static_cast<Task*>(tt->priority.pop_top_if(allowed));
+  int self = current_worker_id();
+  int own = g_placement.list_of_worker(self);
+  if (!t) t = static_cast<Task*>(tt->lists[std::size_t(own)].pop_bottom_if(allowed));
+  if (!t) t = steal(th, tt, self, own, root);
+  if (!t) return false;
+  execute(th, t);
+  return true;
+}
+
+// ---- the API -----------------------------------------------------------------
+
+void* task_alloc(const TaskSpec& spec, std::size_t payload_size) {
+  Thread* th = current_thread_fast();
+  uint8_t cls;
+  void* mem = task_memory_alloc(header_size() + payload_size, &cls);
+  Task* t = new (mem) Task;
+  t->size_class = cls;
+  t->payload_offset = header_size();
+  t->payload_size = payload_size;
+  t->run = spec.run;
+  t->tied = spec.tied;
+  Task* parent = th->current_task;
+  t->final_ = spec.final_ || parent->final_;
+  t->priority = spec.priority > g_max_priority ? g_max_priority : spec.priority;
+  t->priority_offset = spec.priority_offset;
+  t->parent = parent;
+  t->team = th->team;
+  t->depth = parent->depth + 1;
+  return t->payload();
+}
+
+std::size_t task_payload_size(void* payload) { return task_from_payload(payload)->payload_size; }
+
+// Links a new task to its creator (counts) before it can run.
+static void adopt(Thread* th, Task* t) {
+  Task* parent = th->current_task;
+  t->group = parent->running_group;
+  t->count.store(kAliveOne, memory_order_relaxed);
+  // relaxed: the child becomes visible to other threads only through a list
+  // push (a lock release) or a dependence edge (likewise).
+  parent->count.fetch_add(kAliveOne + kChildOne, memory_order_relaxed);
+  if (t->group) t->group->pending.fetch_add(1, memory_order_relaxed);
+}
+
+void task_submit(void* payload, const DepItem* deps, int ndeps) {
+  Thread* th = current_thread_fast();
+  Task* t = task_from_payload(payload);
+  if (t->priority_offset >= 0) {
+    int p;
+    memcpy(&p, static_cast<char*>(payload) + t->priority_offset, sizeof p);
+    t->priority = p < 0 ? 0 : p > g_max_priority ? g_max_priority : p;
+  }
+  adopt(th, t);
+  if (ndeps > 0 && !deps_register(th->current_task, t, deps, ndeps)) return;  // released by a predecessor
+  task_schedule_ready(th, t, true);
+}
+
+void task_begin_undeferred(void* payload) {
+  Thread* th = current_thread_fast();
+  Task* t = task_from_payload(payload);
+  adopt(th, t);
+  th->current_task = t;
+  t->running_group = t->group;
+}
+
+void task_end_undeferred(void* payload) {
+  Thread* th = current_thread_fast();
+  Task* t = task_from_payload(payload);
+  th->current_task = t->parent;
+  if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
+}
+
+void task_wait_deps(const DepItem* deps, int ndeps) {
+  if (ndeps > 0) deps_wait(current_thread_fast(), deps, ndeps);
+}
+
+void task_set_affinity(void* payload, const void* addr, std::size_t len) {
+  (void)len;
+  Task* t = task_from_payload(payload);
+  t->affinity_list = affinity_list_of(addr);
+}
+
+void* task_detach_event(void* payload) {
+  Task* t = task_from_payload(payload);
+  t->detachable = true;
+  t->completion_left.store(2, memory_order_relaxed);  // the body, and the event
+  return t;
+}
+
+void fulfill_event(void* event) {
+  auto* t = static_cast<Task*>(event);
+  if (!t || !t->detachable) return;
+  ult::Fiber* f = ult::Worker::current_fiber();
+  Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr;
+  if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
+}
+
+void taskwait() {
+  Thread* th = current_thread_fast();
+  Task* cur = th->current_task;
+  // acquire: pairs with the children's acq_rel completions, so their writes are seen.
+  help_until(th, [&] { return incomplete_of(cur->count.load(memory_order_acquire)) == 0; });
+  if (cur->domain) deps_clear_domain(cur);
+}
+
+void taskyield() {
+  Thread* th = current_thread_fast();
+  if (!run_one_task(th)) ult::Worker::yield();
+}
+
+void taskgroup_begin() {
+  Thread* th = current_thread_fast();
+  Task* cur = th->current_task;
+  auto* g = new TaskGroup;
+  g->outer = cur->running_group;
+  cur->running_group = g;
+}
+
+void taskgroup_end() {
+  Thread* th = current_thread_fast();
+  Task* cur = th->current_task;
+  TaskGroup* g = cur->running_group;
+  if (!g) fatal("taskgroup end without a taskgroup");
+  help_until(th, [&] { return g->pending.load(memory_order_acquire) == 0; });
+  taskgroup_finish_reductions(th, g);
+  cur->running_group = g->outer;
+  delete g;
+}
+
+bool in_final() { return current_thread_fast()->current_task->final_; }
+int max_task_priority() { return g_max_priority; }
+
+}  // namespace bobbin::rt

@@ -1,0 +1,107 @@
+// Explicit tasks: descriptors, counting, dependences (see task.cpp, depend.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "runtime/api.hpp"
+#include "scheduler/task_list.hpp"
+#include "ult/atomic.hpp"
+#include "ult/spinlock.hpp"
+
+namespace bobbin::rt {
+
+struct Team;
+struct Thread;
+struct Task;
+struct DepDomain;
+
+struct TaskGroup {
+  Atomic<int64_t> pending{0};  // tasks created in the group (any depth) not yet complete
+  TaskGroup* outer = nullptr;
+  Atomic<bool> cancelled{false};
+  void* reduction = nullptr;   // task reduction data registered in this group (task_reduction.cpp)
+};
+
+// Dependence bookkeeping of a task that has depend clauses (depend.cpp).
+struct DepNode {
+  SpinLock lock;
+  Atomic<bool> done{false};                   // set under lock; read lock-free by waiters
+  Atomic<int> npred{0};                       // unfinished predecessors (+1 while being registered)
+  std::vector<Task*> succ GUARDED_BY(lock);   // tasks waiting for this one
+};
+
+// Counter layout, one 64-bit word per task (Task::count):
+//   high 32 bits: "alive" = 1 for the task itself until it completes, plus one
+//                  per child whose own alive count has not reached 0;
+//   low 32 bits:  children created and not yet complete (what taskwait waits for).
+// alive reaches 0 once the task and every descendant completed (for an
+// implicit task: its part of the team is quiescent). Memory is separate:
+// Task::refs counts the task tree (one unit, dropped when alive reaches 0)
+// plus each dependence-table entry naming the task; it is freed at 0 refs.
+constexpr int64_t kAliveOne = int64_t(1) << 32;
+constexpr int64_t kChildOne = 1;
+inline uint32_t alive_of(int64_t c) { return uint32_t(uint64_t(c) >> 32); }
+inline uint32_t incomplete_of(int64_t c) { return uint32_t(uint64_t(c)); }
+
+struct alignas(kCacheLine) Task {
+  void (*run)(void* payload, int gtid) = nullptr;  // the body (abi's thunk)
+  Team* team = nullptr;
+  Task* parent = nullptr;       // the generating task (implicit tasks: null)
+  TaskGroup* group = nullptr;   // innermost taskgroup the task was created in
+  Atomic<int64_t> count{0};     // see the layout above
+  Atomic<int> completion_left{1};  // 1, or 2 while a detach event is unfulfilled
+  Atomic<int> refs{1};             // memory references, see the counter layout
+  DepNode* deps = nullptr;      // null unless the task has depend clauses
+  DepDomain* domain = nullptr;  // dependences among this task's children (lazy)
+  TaskGroup* running_group = nullptr;  // innermost taskgroup while this task runs (its stack of groups)
+  uint32_t depth = 0;           // 0 for implicit tasks
+  int priority = 0;
+  int priority_offset = -1;     // see TaskSpec
+  int affinity_list = -1;       // task list chosen from an affinity clause, -1 if none
+  bool implicit = false;
+  bool tied = true;
+  bool final_ = false;          // final clause true, or a descendant of a final task
+  bool detachable = false;
+  uint8_t size_class = 0;       // task_alloc.cpp
+  std::size_t payload_offset = 0;
+  std::size_t payload_size = 0;
+  void* payload() { return reinterpret_cast<char*>(this) + payload_offset; }
+};
+
+// Task lists of one team, one per topology node at the BOBBIN_TASKLIST level.
+struct TeamTasks {
+  explicit TeamTasks(int nlists) : lists(std::size_t(nlists)) {}
+  std::vector<sched::TaskList> lists;
+  sched::TaskList priority;  // tasks with a priority above 0, served first
+};
+
+// Per-worker task memory (task_alloc.cpp).
+void* task_memory_alloc(std::size_t bytes, uint8_t* size_class);
+void task_memory_free(void* p, uint8_t size_class);
+
+// task.cpp
+void tasking_init();
+Task* task_from_payload(void* payload);
+// A task whose dependences are met. `may_run_inline`: the caller may run it
+// right away (throttling, final); false on completion paths, which would recurse.
+void task_schedule_ready(Thread* th, Task* t, bool may_run_inline);
+
+bool run_one_task(Thread* th);                  // a task scheduling point: runs at most one task
+bool team_quiescent(Team* team);                // every task of the team has completed
+void hold_task(Task* t);                        // one more memory reference
+void release_task_ref(Task* t);                 // one less (frees at zero)
+
+// task_reduction.cpp
+void taskgroup_finish_reductions(Thread* th, TaskGroup* g);
+
+// depend.cpp
+// Registers t's dependences in its parent's domain; returns true if t is ready now.
+bool deps_register(Task* parent, Task* t, const DepItem* items, int n);
+void deps_release(Thread* th, Task* t);   // t completed: wakes its successors
+void deps_clear_domain(Task* owner);      // all children complete: drop the table
+// Waits (running tasks) until the given dependences of the current task's earlier children are met.
+void deps_wait(Thread* th, const DepItem* items, int n);
+
+}  // namespace bobbin::rt
