@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace bobbin::rt {
 
@@ -213,6 +214,41 @@ struct TaskRedItem {
 };
 void* task_reduction_init(const TaskRedItem* items, int n);  // returns the taskgroup handle
 void* task_reduction_data(void* group, void* shared);        // this thread's copy
+
+// ---- places, binding, host teams, cancellation, pause (places.cpp, teams.cpp, cancel.cpp) ----
+
+int num_places();
+int place_num_procs(int place);                   // 0 if out of range
+void place_proc_ids(int place, int* ids);         // OS processor ids of a place
+int place_num();                                  // -1 if the thread is not bound
+int partition_num_places();
+void partition_place_nums(int* out);
+int proc_bind();                                  // omp_proc_bind_t of the next region
+const std::vector<std::vector<int>>& places();    // every place's OS processors
+
+// Host teams (a league of initial threads).
+struct TeamsRequest {
+  RegionBody body;
+  int num_teams_lower = 0, num_teams_upper = 0;   // 0: not given
+  int thread_limit = 0;                           // 0: not given
+};
+void fork_teams(const TeamsRequest& req);
+void push_num_teams(int lower, int upper, int thread_limit);
+int team_num();
+int num_teams();
+void set_num_teams(int n);
+int get_max_teams();
+void set_teams_thread_limit(int n);
+int get_teams_thread_limit();
+
+// Cancellation. kind: 1 parallel, 2 loop, 3 sections, 4 taskgroup.
+bool cancellation_enabled();
+bool cancel(int kind);              // true: the construct is cancelled, leave it
+bool cancellation_point(int kind);  // true: cancelled, leave the construct
+bool cancel_barrier();              // a barrier; true if the region was cancelled
+
+// omp_pause_resource: 1 soft, 2 hard. Returns 0 on success.
+int pause_resources(int kind);
 
 // ---- diagnostics --------------------------------------------------------------
 [[noreturn]] void unsupported(const char* what);

@@ -212,6 +212,36 @@ const Row kRows[] = {
        return true;
      },
      [](const Settings& st) { return std::to_string(st.max_task_priority); }, "largest priority a task may be given", false},
+    {"OMP_CANCELLATION", "false",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.cancellation); },
+     [](const Settings& st) { return std::string(st.cancellation ? "TRUE" : "FALSE"); },
+     "whether cancel constructs take effect", false},
+    {"OMP_PLACES", "one place per core",
+     [](const std::string& v, Settings& st) { st.places = v; return !v.empty(); },
+     [](const Settings& st) { return st.places; }, "the places threads are bound to", false},
+    {"OMP_PROC_BIND", "false",
+     [](const std::string& v, Settings& st) { st.proc_bind = v; return !v.empty(); },
+     [](const Settings& st) { return st.proc_bind.empty() ? std::string("FALSE") : st.proc_bind; },
+     "thread binding policy per nesting level (false, true, primary, close, spread)", false},
+    {"KMP_AFFINITY", "no binding",
+     [](const std::string& v, Settings& st) { st.kmp_affinity = v; return !v.empty(); },
+     [](const Settings& st) { return st.kmp_affinity; }, "libomp's binding syntax, mapped onto places", true},
+    {"OMP_NUM_TEAMS", "one team per place",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 1, INT_MAX, &n)) return false;
+       st.num_teams = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.num_teams); }, "teams of a teams construct without num_teams", false},
+    {"OMP_TEAMS_THREAD_LIMIT", "places / teams",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 1, INT_MAX, &n)) return false;
+       st.teams_thread_limit = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.teams_thread_limit); }, "threads per team of a teams construct", false},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
      "an hwloc synthetic topology to model (read by the scheduler)", true},

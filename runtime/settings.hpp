@@ -22,6 +22,12 @@ struct Settings {
   int64_t blocktime_ms = 200;        // KMP_BLOCKTIME (ms); INT64_MAX = infinite
   std::string display_env;           // OMP_DISPLAY_ENV
   int max_task_priority = 0;         // OMP_MAX_TASK_PRIORITY
+  bool cancellation = false;         // OMP_CANCELLATION
+  std::string places;                // OMP_PLACES, raw (parsed by places.cpp against the topology)
+  std::string proc_bind;             // OMP_PROC_BIND, raw (parsed by places.cpp)
+  std::string kmp_affinity;          // KMP_AFFINITY, raw (mapped onto places by places.cpp)
+  int num_teams = 0;                 // OMP_NUM_TEAMS, 0 = unset
+  int teams_thread_limit = 0;        // OMP_TEAMS_THREAD_LIMIT, 0 = unset
 };
 
 // Parses the environment (once). Bad values warn and keep the default.
