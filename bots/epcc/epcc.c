@@ -12,7 +12,8 @@
  * before the test, so slow phases of the machine hit both. INNER is doubled
  * from the team size until one test loop takes TARGET (default 4 ms, best of
  * 3 tries); a construct whose REPS test loops would exceed BUDGET seconds
- * (default 0.6) gets fewer repetitions (at least 3).
+ * (default 0.6) gets fewer repetitions (at least 3), as does one whose
+ * repetitions run past twice BUDGET.
  *
  *   construct     test loop body (INNER iterations in all)            reference
  *   parallel      parallel { delay }                                   delay
@@ -374,9 +375,14 @@ int main(int argc, char **argv) {
      * runtime) gets fewer repetitions, so one run stays within seconds. */
     int n = reps;
     while (n > 3 && (double)n * t > budget_s) n--;
+    /* And if the machine turns slow after calibration (another process
+     * takes a core: every wait becomes a scheduler time slice), stop after 3
+     * repetitions once this construct has used twice its budget. */
+    double start = bench_now();
     for (int r = 0; r < n; r++) {
       ref[r] = k->ref(inner);
       test[r] = k->test(inner);
+      if (r >= 2 && bench_now() - start > 2 * budget_s) n = r + 1;
     }
     double ref_us = bench_median(ref, n) / (double)inner * 1e6;
     double test_us = bench_median(test, n) / (double)inner * 1e6;

@@ -60,7 +60,7 @@ DEFAULT_RUNTIMES = ["libomp", "bobbin", "libgomp", "bobbin-gomp"]
 # name equal to its own base name gets the label as its row name; a program
 # with several names (epcc, depchain) gets one row per name.
 EPCC_ARGS = {
-    "small": ["--reps", "11", "--target-us", "2000"],
+    "small": ["--reps", "7", "--target-us", "1000"],
     "medium": ["--reps", "21", "--target-us", "4000"],
     "large": ["--reps", "41", "--target-us", "8000", "--budget-s", "1.5"],
 }
@@ -362,7 +362,8 @@ def main(argv=None):
         vals = [s[metric] for s in c.samples.get(rname, []) if isinstance(s.get(metric), float)]
         if not vals:
             return None
-        return {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "n": len(vals)}
+        return {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "n": len(vals),
+                "values": vals}
 
     footnotes = []
 
@@ -392,10 +393,12 @@ def main(argv=None):
                     vals = [s[key] for s in rec["samples"] if isinstance(s.get(key), float)]
                     rec["medians"][key] = statistics.median(vals)
             if st:
-                spread = (st["max"] - st["min"]) / 2 / abs(st["median"]) * 100 if st["median"] else 0
                 text = fmt_num(st["median"])
-                if st["n"] > 2:
-                    text += " ±%.0f%%" % spread
+                if st["n"] > 2 and st["median"]:
+                    # Median absolute deviation: one preempted run does not inflate it.
+                    mad = statistics.median(abs(v - st["median"]) for v in st["values"])
+                    pct = mad / abs(st["median"]) * 100
+                    text += " ±%.0f%%" % pct if pct < 100 else " ±>99%"
                 if st["n"] < args.reps:
                     text += " (n=%d)" % st["n"]
                 if c.status != "ok":  # some rows of the program ran before it failed
@@ -438,7 +441,7 @@ def main(argv=None):
         print("  ".join(str(x).ljust(w) if i < 2 else str(x).rjust(w) for i, (x, w) in enumerate(zip(r, widths))))
 
     print()
-    print("OMP_NUM_THREADS=%d, median of %d rep(s) (± half the min..max range), preset %s" % (
+    print("OMP_NUM_THREADS=%d, median of %d rep(s) (± median absolute deviation), preset %s" % (
         threads, args.reps, args.preset if not args.bench else "custom"))
     emit(header)
     emit(["-" * w for w in widths])
