@@ -83,9 +83,9 @@ inline DecodedSchedule decode_schedule(kmp_int32 s) {
     case kmp_sch_static:
     case kmp_sch_static_greedy:
     case kmp_sch_static_balanced:
-    case kmp_sch_static_steal:
-    case kmp_distribute_static: return {rt::LoopKind::Static, ordered, true};
-    case kmp_distribute_static_chunked: return {rt::LoopKind::StaticChunked, ordered, true};
+    case kmp_sch_static_steal: return {rt::LoopKind::Static, ordered, true};
+    case kmp_distribute_static: return {rt::LoopKind::Distribute, ordered, true};
+    case kmp_distribute_static_chunked: return {rt::LoopKind::DistributeChunked, ordered, true};
     case kmp_sch_static_balanced_chunked: return {rt::LoopKind::StaticBalancedChunked, ordered, true};
     case kmp_sch_dynamic_chunked: return {rt::LoopKind::Dynamic, ordered, true};
     case kmp_sch_guided_chunked:

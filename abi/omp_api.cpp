@@ -62,5 +62,28 @@ BOBBIN_EXPORT int omp_in_final(void) { return rt::in_final(); }
 BOBBIN_EXPORT int omp_get_max_task_priority(void) { return rt::max_task_priority(); }
 BOBBIN_EXPORT void omp_fulfill_event(omp_event_handle_t event) { rt::fulfill_event(reinterpret_cast<void*>(event)); }
 
+BOBBIN_EXPORT int omp_get_num_places(void) { return rt::num_places(); }
+BOBBIN_EXPORT int omp_get_place_num_procs(int place) { return rt::place_num_procs(place); }
+BOBBIN_EXPORT void omp_get_place_proc_ids(int place, int* ids) { rt::place_proc_ids(place, ids); }
+BOBBIN_EXPORT int omp_get_place_num(void) { return rt::place_num(); }
+BOBBIN_EXPORT int omp_get_partition_num_places(void) { return rt::partition_num_places(); }
+BOBBIN_EXPORT void omp_get_partition_place_nums(int* places) { rt::partition_place_nums(places); }
+BOBBIN_EXPORT omp_proc_bind_t omp_get_proc_bind(void) { return omp_proc_bind_t(rt::proc_bind()); }
+
+BOBBIN_EXPORT int omp_get_num_teams(void) { return rt::num_teams(); }
+BOBBIN_EXPORT int omp_get_team_num(void) { return rt::team_num(); }
+BOBBIN_EXPORT void omp_set_num_teams(int n) { rt::set_num_teams(n); }
+BOBBIN_EXPORT int omp_get_max_teams(void) { return rt::get_max_teams(); }
+BOBBIN_EXPORT void omp_set_teams_thread_limit(int n) { rt::set_teams_thread_limit(n); }
+BOBBIN_EXPORT int omp_get_teams_thread_limit(void) { return rt::get_teams_thread_limit(); }
+
+BOBBIN_EXPORT int omp_get_cancellation(void) { return rt::cancellation_enabled(); }
+
+// Only the host exists: it is device omp_get_initial_device() == omp_get_num_devices() == 0.
+BOBBIN_EXPORT int omp_pause_resource(omp_pause_resource_t kind, int device) {
+  return device == 0 ? rt::pause_resources(int(kind)) : -1;
+}
+BOBBIN_EXPORT int omp_pause_resource_all(omp_pause_resource_t kind) { return rt::pause_resources(int(kind)); }
+
 // Lets a program (and the test suite) tell which runtime it runs on.
 BOBBIN_EXPORT const char* bobbin_version(void) { return rt::version_string(); }

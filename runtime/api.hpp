@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace bobbin::rt {
@@ -27,6 +28,7 @@ struct ForkRequest {
   int num_threads = 0;    // num_threads clause, 0 if absent (a pushed value is used then)
   int proc_bind = -1;     // proc_bind clause (omp_proc_bind_t), -1 if absent
   bool if_clause = true;  // false: the region is inactive (a team of one)
+  bool league = false;    // a teams construct's league: exactly num_threads initial threads
 };
 
 void fork(const ForkRequest& req);
@@ -81,7 +83,10 @@ void copyprivate(void* data, void (*copy)(void* dst, void* src), bool did_it);
 
 // ---- worksharing loops --------------------------------------------------
 
-enum class LoopKind : uint8_t { Static, StaticChunked, StaticBalancedChunked, Dynamic, Guided, Runtime, Auto };
+enum class LoopKind : uint8_t {
+  Static, StaticChunked, StaticBalancedChunked, Dynamic, Guided, Runtime, Auto,
+  Distribute, DistributeChunked,  // split over the teams of a league, not the threads of a team
+};
 
 // One loop as the compiler describes it, in a signed/unsigned width-neutral
 // form: bounds are inclusive, `incr` non-zero.
@@ -97,6 +102,9 @@ struct StaticPart {
   bool last;
 };
 StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b);
+// distribute parallel for: this team's distribute chunk (upper in *team_upper),
+// then this thread's part of it under `kind`.
+StaticPart dist_static_part(LoopKind kind, int64_t chunk, const LoopBounds& b, int64_t* team_upper);
 
 // Dynamic dispatch (every schedule kind, ordered or not).
 void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b);
@@ -249,6 +257,64 @@ bool cancel_barrier();              // a barrier; true if the region was cancell
 
 // omp_pause_resource: 1 soft, 2 hard. Returns 0 on success.
 int pause_resources(int kind);
+
+// ---- memory allocators (alloc.cpp) --------------------------------------------
+// Handles are omp.h's: a predefined allocator or memory space is a small
+// integer, a user allocator points to its descriptor. Every block carries a
+// header naming the allocator that made it, so mem_free needs no handle.
+
+using AllocatorHandle = uintptr_t;
+using MemspaceHandle = uintptr_t;
+struct AllocTrait {  // omp_alloctrait_t
+  int key;
+  uintptr_t value;
+};
+// A new allocator, or 0 (omp_null_allocator) if a trait is not valid.
+AllocatorHandle init_allocator(MemspaceHandle space, int ntraits, const AllocTrait* traits);
+void destroy_allocator(AllocatorHandle a);
+// def-allocator-var of the current task.
+void set_default_allocator(AllocatorHandle a);
+AllocatorHandle default_allocator();
+// `a` 0: def-allocator-var. `align` 0: the allocator's own alignment. A
+// failed allocation follows the allocator's fallback trait (null, another
+// allocator, or abort); size 0 gives null.
+void* mem_alloc(std::size_t size, std::size_t align, AllocatorHandle a);
+void* mem_calloc(std::size_t n, std::size_t size, std::size_t align, AllocatorHandle a);
+// `free_a` is ignored: the block's header names its allocator.
+void* mem_realloc(void* p, std::size_t size, AllocatorHandle a, AllocatorHandle free_a);
+void mem_free(void* p);
+
+// ---- displays (display.cpp) -----------------------------------------------------
+
+// omp_display_env: the initial ICVs, in the format of OMP_DISPLAY_ENV.
+void display_env(bool verbose);
+// affinity-format-var. `len` is the format's length (it need not end in NUL).
+void set_affinity_format(const char* format, std::size_t len);
+std::string affinity_format();
+// The calling thread's affinity line in `format` (null or empty: the ICV).
+std::string capture_affinity(const char* format, std::size_t len);
+void display_affinity(const char* format, std::size_t len);
+// OMP_DISPLAY_AFFINITY: call on each thread of a new team, on that thread,
+// once its binding is set and before the body; prints the thread's line when
+// it differs from the last one printed for that thread.
+void display_affinity_if_enabled();
+
+// ---- devices and tools (device.cpp) ---------------------------------------------
+
+int num_devices();      // no offload devices: 0
+int initial_device();   // the host's device number (= num_devices(), spec 18.7.7)
+int device_num();       // the device the caller runs on: the host
+void set_default_device(int device);
+int default_device();   // default-device-var of the current task
+int control_tool(int command, int modifier, void* arg);  // omp_control_tool_result_t
+// Interop objects: Bobbin creates none, so every object is omp_interop_none.
+int interop_num_properties(const void* interop);
+intptr_t interop_int(const void* interop, int property, int* rc);
+void* interop_ptr(const void* interop, int property, int* rc);
+const char* interop_str(const void* interop, int property, int* rc);
+const char* interop_name(const void* interop, int property);
+const char* interop_type_desc(const void* interop, int property);
+const char* interop_rc_desc(const void* interop, int rc);
 
 // ---- diagnostics --------------------------------------------------------------
 [[noreturn]] void unsupported(const char* what);

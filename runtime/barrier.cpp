@@ -31,12 +31,16 @@ static void forget_dependences(Thread* th) {
   if (th->current_task && th->current_task->domain) deps_clear_domain(th->current_task);
 }
 
-void Barrier::wait(Thread* th) {
+bool Barrier::wait(Thread* th, bool cancellable) {
   Team* team = th->team;
+  auto cancelled = [&] {
+    return cancellable && (team->cancel_flags.load(memory_order_relaxed) & kCancelParallel) != 0;
+  };
   if (n_ <= 1) {
     help_until(th, [&] { return team_quiescent(team); });
     forget_dependences(th);
-    return;
+    team->cancel_flags.fetch_and(~uint32_t(kCancelLoop | kCancelSections), memory_order_relaxed);
+    return cancelled();
   }
   uint32_t g = generation_.load(memory_order_acquire);  // step 1; pairs with step 2's release
   // acq_rel: the last arriver must see every member's writes before the
@@ -44,13 +48,15 @@ void Barrier::wait(Thread* th) {
   if (arrived_.fetch_add(1, memory_order_acq_rel) == n_ - 1) {
     help_until(th, [&] { return team_quiescent(team); });
     arrived_.store(0, memory_order_relaxed);
+    team->cancel_flags.fetch_and(~uint32_t(kCancelLoop | kCancelSections), memory_order_relaxed);
     generation_.store(g + 1, memory_order_release);
     team->ww.notify_all();
     forget_dependences(th);
-    return;
+    return cancelled();
   }
-  help_until(th, [&] { return generation_.load(memory_order_acquire) != g; });
-  forget_dependences(th);
+  help_until(th, [&] { return generation_.load(memory_order_acquire) != g || cancelled(); });
+  if (generation_.load(memory_order_acquire) != g) forget_dependences(th);
+  return cancelled();
 }
 
 }  // namespace bobbin::rt

@@ -17,7 +17,8 @@ class Barrier {
   }
   // A task scheduling point: runs the team's tasks while it waits, and does
   // not release the team until every task of the team has completed.
-  void wait(Thread* th);
+  // `cancellable`: also ends when the region is cancelled; returns whether it was.
+  bool wait(Thread* th, bool cancellable = false);
 
  private:
   int n_ = 1;  // written by the master at fork, before members start

@@ -61,9 +61,8 @@ StaticPart empty_part(const LoopBounds& b, uint64_t trip) {
 
 }  // namespace
 
-StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b) {
-  Thread* t = current_thread_fast();
-  int n = t->team->nthreads, tid = t->tid;
+// The part of thread `tid` of `n` (or team `tid` of `n` teams for distribute).
+static StaticPart partition(LoopKind kind, int64_t chunk, const LoopBounds& b, int n, int tid) {
   uint64_t trip = trip_count(b);
   if (trip == 0) return empty_part(b, 0);
   uint64_t begin, end;
@@ -75,7 +74,7 @@ StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b) {
     end = std::min(begin + c, trip);
     bool last = uint64_t(tid) == ((trip - 1) / c) % uint64_t(n);
     return StaticPart{iter_value(b.lower, b.incr, begin), iter_value(b.lower, b.incr, begin + c - 1),
-                      int64_t(uint64_t(n) * c * uint64_t(b.incr)), last && end == trip ? true : last};
+                      int64_t(uint64_t(n) * c * uint64_t(b.incr)), last};
   }
   if (kind == LoopKind::StaticBalancedChunked && chunk > 0) {
     // simd modifier: equal contiguous spans, each a multiple of the simd width.
@@ -92,13 +91,36 @@ StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b) {
   return StaticPart{iter_value(b.lower, b.incr, begin), iter_value(b.lower, b.incr, end - 1), stride, end == trip};
 }
 
+StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b) {
+  Thread* t = current_thread_fast();
+  if (kind == LoopKind::Distribute || kind == LoopKind::DistributeChunked) {
+    return partition(kind == LoopKind::Distribute ? LoopKind::Static : LoopKind::StaticChunked, chunk, b,
+                     num_teams(), team_num());
+  }
+  return partition(kind, chunk, b, t->team->nthreads, t->tid);
+}
+
+StaticPart dist_static_part(LoopKind kind, int64_t chunk, const LoopBounds& b, int64_t* team_upper) {
+  Thread* t = current_thread_fast();
+  StaticPart team = partition(LoopKind::Static, 0, b, num_teams(), team_num());
+  *team_upper = team.upper;
+  uint64_t span = trip_count(LoopBounds{team.lower, team.upper, b.incr, b.is_unsigned, b.width});
+  if (span == 0) return team;  // this team has nothing: an empty part
+  StaticPart mine = partition(kind, chunk, LoopBounds{team.lower, team.upper, b.incr, b.is_unsigned, b.width},
+                              t->team->nthreads, t->tid);
+  mine.last = mine.last && team.last;
+  return mine;
+}
+
 // ---- dynamic dispatch ---------------------------------------------------------
 
 static Sched resolve(LoopKind kind, int64_t* chunk, const Icvs& icv) {
   switch (kind) {
     case LoopKind::Static:
     case LoopKind::Auto:
+    case LoopKind::Distribute:
       return Sched::Static;
+    case LoopKind::DistributeChunked:
     case LoopKind::StaticChunked:
     case LoopKind::StaticBalancedChunked:
       return *chunk > 0 ? Sched::StaticChunked : Sched::Static;
@@ -184,6 +206,11 @@ bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) 
   LoopBuffer* buf = c.buf;
   if (!buf) return false;
   uint64_t trip = buf->trip, begin = trip, end = trip;
+  if (loop_cancelled(t->team)) {  // a cancelled loop hands out nothing more
+    c.buf = nullptr;
+    leave_ring(buf);
+    return false;
+  }
   int n = buf->nthreads;
   switch (buf->sched) {
     case Sched::Static:

@@ -122,7 +122,7 @@ void execute(Thread* th, Task* t) {
   Task* prev = th->current_task;
   th->current_task = t;
   t->running_group = t->group;
-  t->run(t->payload(), th->gtid);
+  if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
   th->current_task = prev;
   if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }

@@ -93,6 +93,9 @@ bool team_quiescent(Team* team);                // every task of the team has co
 void hold_task(Task* t);                        // one more memory reference
 void release_task_ref(Task* t);                 // one less (frees at zero)
 
+// cancel.cpp
+bool task_cancelled(const Task* t);
+
 // task_reduction.cpp
 void taskgroup_finish_reductions(Thread* th, TaskGroup* g);
 

@@ -17,8 +17,11 @@
 // that is still switching away from the previous region.
 #include "runtime/team.hpp"
 
+#include "runtime/display.hpp"
 #include "runtime/help.hpp"
+#include "runtime/places.hpp"
 
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <ctime>
@@ -42,7 +45,6 @@ namespace {
 
 std::once_flag g_init_once;
 std::unique_ptr<sched::Topology> g_topology;
-std::vector<std::vector<int>> g_places;  // OS cpus of each place
 int g_num_procs = 1;
 bool g_pin_initial = false;
 Thread* g_initial = nullptr;
@@ -63,10 +65,12 @@ void reset_implicit_task(Task* t, Team* team) {
   t->final_ = false;
 }
 
+// Worker i starts pinned to place i (wrapping); the initial thread is the
+// program's, and its mask is inherited by every thread the program creates,
+// so it is pinned only when the user asked for binding.
 void pin_worker(int id) {
-  if (g_places.empty()) return;
   if (id == 0 && !g_pin_initial) return;
-  ult::pin_current_thread(g_places[size_t(id) % g_places.size()]);
+  follow_place(id % num_places());
 }
 
 void describe_fiber(ult::Fiber* f, char* buf, std::size_t len) {
@@ -88,6 +92,9 @@ Icvs initial_icvs(const Settings& st) {
   // As libomp: one active level unless asked, or implied by a list of
   // per-level thread counts.
   icv.max_active_levels = st.max_active_levels;
+  icv.bind = initial_bind();
+  icv.bind_pos = 0;
+  icv.default_device = st.default_device;
   if (!getenv("OMP_MAX_ACTIVE_LEVELS") && !st.nested_set) {
     icv.max_active_levels = st.num_threads.size() > 1 ? int(st.num_threads.size()) : 1;
   }
@@ -102,8 +109,8 @@ void initialize() {
   g_num_procs = int(ult::allowed_cpus().size());
   if (g_num_procs < 1) g_num_procs = 1;
   g_topology = sched::Topology::discover();
-  g_places = g_topology->core_places();
-  g_pin_initial = getenv("OMP_PROC_BIND") || getenv("OMP_PLACES");
+  places_init(*g_topology);
+  g_pin_initial = binding_requested();
   ult::set_fiber_describer(&describe_fiber);
   sched::install_worker_loop();
   tasking_init();
@@ -121,15 +128,12 @@ void initialize() {
   t->tid = 0;
   t->current_task = &g_initial_team.implicit[0];
   t->icv = initial_icvs(st);
+  t->binding = initial_binding();
   g_start_icvs = t->icv;
   g_initial = t;
   g_bound[0] = t;
   ult::Worker::current_fiber()->set_user(t);
-  if (!st.display_env.empty() && st.display_env != "false") {
-    fprintf(stderr, "\nOPENMP DISPLAY ENVIRONMENT BEGIN\n  _OPENMP='201811'\n");
-    for (const auto& line : describe_settings(st.display_env == "verbose")) fprintf(stderr, "  [host] %s\n", line.c_str());
-    fprintf(stderr, "OPENMP DISPLAY ENVIRONMENT END\n\n");
-  }
+  report_at_startup();
 }
 
 // A kernel thread that is not a worker (a pthread of the program) calls into
@@ -187,6 +191,8 @@ void invoke(const RegionBody& body, Thread* t) {
 void member_main(ult::Fiber* f) {
   auto* m = static_cast<Thread*>(f->user());
   Team* team = m->team;
+  if (m->binding.place >= 0) follow_place(m->binding.place);
+  display_affinity_if_enabled();
   invoke(team->body, m);
   help_until(m, [&] { return team_quiescent(team); });
   if (m->current_task->domain) deps_clear_domain(m->current_task);
@@ -197,11 +203,13 @@ void member_main(ult::Fiber* f) {
 
 int choose_team_size(Thread* me, const ForkRequest& req) {
   if (!req.if_clause) return 1;
+  if (req.league) return req.num_threads;  // a teams construct: one initial thread per team
   if (me->team->active_level >= me->icv.max_active_levels) return 1;
   int n = req.num_threads > 0 ? req.num_threads : me->pushed_nthreads > 0 ? me->pushed_nthreads : me->icv.nthreads;
   if (n < 1) n = 1;
   const Settings& st = settings();
   if (st.thread_limit > 0 && n > st.thread_limit) n = st.thread_limit;
+  if (me->icv.thread_limit > 0 && n > me->icv.thread_limit) n = me->icv.thread_limit;
   if (me->icv.dynamic && n > g_num_procs) n = g_num_procs;
   return n;
 }
@@ -212,18 +220,23 @@ Icvs child_icvs(const Icvs& parent) {
   std::size_t pos = std::size_t(parent.nthreads_pos) + 1;
   if (pos < list.size()) c.nthreads = list[pos];
   c.nthreads_pos = int(pos);
+  c.bind = bind_at(parent.bind_pos + 1, parent.bind);
+  c.bind_pos = parent.bind_pos + 1;
   return c;
 }
 
 void save_context(Thread* me, Team* team) {
-  team->saved = SavedContext{me->team, me->tid, me->current_task, me->icv, me->ws_seq, me->single_seq, me->red_seq, me->cursor};
+  team->saved = SavedContext{me->team,   me->tid,        me->current_task, me->binding, me->icv,
+                             me->ws_seq, me->single_seq, me->red_seq,      me->cursor};
 }
 
 void restore_context(Thread* me, Team* team) {
   const SavedContext& s = team->saved;
+  --me->ctx_depth;
   me->team = s.team;
   me->tid = s.tid;
   me->current_task = s.current_task;
+  me->binding = s.binding;
   me->icv = s.icv;
   me->ws_seq = s.ws_seq;
   me->single_seq = s.single_seq;
@@ -231,7 +244,8 @@ void restore_context(Thread* me, Team* team) {
   me->cursor = s.cursor;
 }
 
-void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv) {
+void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv, const Binding& binding) {
+  t->binding = binding;
   t->team = team;
   t->tid = tid;
   t->icv = icv;
@@ -244,11 +258,13 @@ void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv) {
 
 // Steps 1-2 of fork, shared by active and serialized regions.
 Team* enter_team(Thread* me, int n, const RegionBody& body) {
-  std::size_t depth = std::size_t(me->team->level);
+  std::size_t depth = std::size_t(me->ctx_depth);
   if (me->hot.size() <= depth) me->hot.resize(depth + 1);
   if (!me->hot[depth]) me->hot[depth] = std::make_unique<Team>();
   Team* team = me->hot[depth].get();
-  team->outermost = n > 1 && me == g_initial && depth == 0;
+  team->outermost = n > 1 && me == g_initial && me->team == &g_initial_team;
+  team->league_num = 0;
+  team->league_size = 1;
   team->resize(n);
   team->members[0] = me;
   team->parent = me->team;
@@ -260,6 +276,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
   team->barrier.reset(n);
   team->join_pending.store(n - 1, memory_order_relaxed);
   team->single_claimed.store(0, memory_order_relaxed);
+  team->cancel_flags.store(0, memory_order_relaxed);
   team->loops.reset();
   team->red_released.store(0, memory_order_relaxed);
   for (int i = 0; i < n; ++i) {
@@ -267,6 +284,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
     reset_implicit_task(&team->implicit[std::size_t(i)], team);
   }
   save_context(me, team);
+  ++me->ctx_depth;
   me->pushed_nthreads = 0;
   me->pushed_bind = -1;
   return team;
@@ -283,11 +301,14 @@ void Team::resize(int n) {
   implicit_cap = n;
 }
 
+static bool resume_after_pause();
+
 Thread* current_thread() {
   ult::Fiber* f = ult::Worker::current_fiber();
   if (!f) {
     ensure_initialized();
     f = ult::Worker::current_fiber();
+    if (!f && resume_after_pause()) f = ult::Worker::current_fiber();
     if (!f) return adopt_current_thread();
   }
   auto* t = static_cast<Thread*>(f->user());
@@ -300,9 +321,12 @@ const sched::Topology* current_topology() { return g_topology.get(); }
 
 void fork(const ForkRequest& req) {
   Thread* me = current_thread_fast();
-  if (req.proc_bind >= 0) me->pushed_bind = req.proc_bind;
+  int bind = req.proc_bind >= 0 ? req.proc_bind : me->pushed_bind >= 0 ? me->pushed_bind : me->icv.bind;
   int n = choose_team_size(me, req);
   Icvs icv = child_icvs(me->icv);
+  std::vector<Binding>& bindings = me->bindings_scratch;
+  assign_places(me->binding, n > 1 ? bind : 0, n, bindings);
+  if (n == 1 || bind == 0) bindings.assign(std::size_t(n), Binding{-1, me->binding.part_start, me->binding.part_len});
   Team* team = enter_team(me, n, req.body);
 
   if (team->outermost) ult::Worker::ensure_pool(n, &pin_worker);
@@ -326,16 +350,22 @@ void fork(const ForkRequest& req) {
     if (!m->fiber.reusable()) WaitWord::spin([&] { return m->fiber.reusable(); });
     while (!m->fiber.reusable()) ult::Worker::yield();
     team->members[std::size_t(i)] = m;
-    start_thread_in(m, team, i, icv);
-    m->fiber.prepare(&member_main, m, /*movable=*/!team->outermost);
+    const Binding& b = bindings[std::size_t(i)];
+    start_thread_in(m, team, i, icv, b);
+    // Nested members bound to a place run on that place's worker; others move.
+    bool bound = team->outermost || b.place >= 0;
+    m->fiber.prepare(&member_main, m, /*movable=*/!bound);
     if (team->outermost) {
       ult::Worker::at(i)->submit(&m->fiber);
+    } else if (bound) {
+      ult::Worker::at(b.place % ult::Worker::pool_size())->submit(&m->fiber);
     } else {
       sched::spread(&m->fiber, here);
     }
   }
 
-  start_thread_in(me, team, 0, icv);
+  start_thread_in(me, team, 0, icv, n > 1 && bind != 0 ? bindings[0] : me->binding);
+  if (n > 1) display_affinity_if_enabled();
   invoke(req.body, me);
   // Step 4. acquire: pairs with the members' acq_rel decrements.
   help_until(me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); });
@@ -350,7 +380,7 @@ void begin_serialized() {
   Thread* me = current_thread_fast();
   Icvs icv = child_icvs(me->icv);
   Team* team = enter_team(me, 1, RegionBody{});
-  start_thread_in(me, team, 0, icv);
+  start_thread_in(me, team, 0, icv, me->binding);
 }
 
 void end_serialized() {
@@ -380,6 +410,8 @@ int num_procs() {
   return g_num_procs;
 }
 int thread_limit() {
+  int own = current_thread_fast()->icv.thread_limit;
+  if (own > 0) return own;
   int lim = settings().thread_limit;
   return lim > 0 ? lim : INT_MAX;
 }
@@ -426,6 +458,121 @@ double wtime() {
   return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
 }
 double wtick() { return 1e-9; }
+
+// ---- host teams ----------------------------------------------------------------
+// A teams construct forks a league: one initial thread per team, each of
+// which presents itself as thread 0 of a team of one at level 0 (so
+// omp_get_level() is 0 and omp_in_parallel() false inside), with the team's
+// thread limit as its nthreads-var.
+
+namespace {
+Atomic<int> g_nteams_var{0};          // omp_set_num_teams
+Atomic<int> g_teams_limit_var{0};     // omp_set_teams_thread_limit
+
+struct League {
+  RegionBody body;
+  int size;
+  int limit;
+};
+
+void league_member(void* p) {
+  auto* lg = static_cast<League*>(p);
+  Thread* th = current_thread_fast();
+  int number = th->tid;
+  Icvs icv = th->icv;
+  icv.nthreads = lg->limit;
+  icv.thread_limit = lg->limit;
+  Team* own = enter_team(th, 1, lg->body);
+  own->level = 0;
+  own->active_level = 0;
+  own->league_num = number;
+  own->league_size = lg->size;
+  start_thread_in(th, own, 0, icv, th->binding);
+  invoke(lg->body, th);
+  help_until(th, [&] { return team_quiescent(own); });
+  if (th->current_task->domain) deps_clear_domain(th->current_task);
+  restore_context(th, own);
+}
+
+const Team* league_team(const Thread* t) {
+  const Team* team = t->team;
+  while (team->level > 0 && team->parent) team = team->parent;
+  return team;
+}
+}  // namespace
+
+void fork_teams(const TeamsRequest& req) {
+  Thread* me = current_thread_fast();
+  const Settings& st = settings();
+  int n = req.num_teams_upper > 0   ? req.num_teams_upper
+          : me->pushed_teams_upper > 0 ? me->pushed_teams_upper
+          : g_nteams_var.load(memory_order_relaxed) > 0 ? g_nteams_var.load(memory_order_relaxed)
+          : st.num_teams > 0 ? st.num_teams
+                             : 1;  // as libomp: one team unless asked
+  int limit = req.thread_limit > 0        ? req.thread_limit
+              : me->pushed_teams_limit > 0 ? me->pushed_teams_limit
+              : g_teams_limit_var.load(memory_order_relaxed) > 0 ? g_teams_limit_var.load(memory_order_relaxed)
+              : st.teams_thread_limit > 0 ? st.teams_thread_limit
+                                          : std::max(1, g_num_procs / n);
+  me->pushed_teams_lower = me->pushed_teams_upper = me->pushed_teams_limit = 0;
+  League lg{req.body, n, limit};
+  ForkRequest f;
+  f.body = RegionBody{RegionBody::Kind::DataPointer, reinterpret_cast<void*>(&league_member), 0, nullptr, &lg};
+  f.num_threads = n;
+  f.league = true;
+  fork(f);
+}
+
+void push_num_teams(int lower, int upper, int limit) {
+  Thread* me = current_thread_fast();
+  me->pushed_teams_lower = lower;
+  me->pushed_teams_upper = upper;
+  me->pushed_teams_limit = limit;
+}
+int team_num() { return league_team(current_thread_fast())->league_num; }
+int num_teams() { return league_team(current_thread_fast())->league_size; }
+void set_num_teams(int n) {
+  if (n > 0) g_nteams_var.store(n, memory_order_relaxed);
+}
+int get_max_teams() {
+  int v = g_nteams_var.load(memory_order_relaxed);
+  if (v > 0) return v;
+  int e = settings().num_teams;
+  return e > 0 ? e : INT_MAX;
+}
+void set_teams_thread_limit(int n) {
+  if (n > 0) g_teams_limit_var.store(n, memory_order_relaxed);
+}
+int get_teams_thread_limit() {
+  int v = g_teams_limit_var.load(memory_order_relaxed);
+  if (v > 0) return v;
+  return settings().teams_thread_limit;
+}
+
+// ---- pause ------------------------------------------------------------------------
+// omp_pause_resource: release the workers and their stacks; the next call
+// into the runtime from the initial thread starts them again.
+
+namespace {
+Atomic<bool> g_paused{false};
+}  // namespace
+
+int pause_resources(int kind) {
+  if (kind != 1 && kind != 2) return -1;  // omp_pause_soft, omp_pause_hard
+  ult::Fiber* f = ult::Worker::current_fiber();
+  if (!f || f->user() != g_initial || g_initial->team != &g_initial_team) return -1;
+  ult::Worker::shutdown_pool();
+  g_paused.store(true, memory_order_release);
+  return 0;
+}
+
+static bool resume_after_pause() {
+  if (!g_paused.load(memory_order_acquire)) return false;
+  ult::Worker::ensure_pool(1, &pin_worker);
+  ult::Worker::current_fiber()->set_user(g_initial);
+  g_paused.store(false, memory_order_relaxed);
+  return true;
+}
 
 void unsupported(const char* what) { fatal("%s is not supported yet", what); }
 const char* version_string() { return "Bobbin " BOBBIN_VERSION; }

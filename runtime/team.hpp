@@ -35,6 +35,18 @@ struct Icvs {
   Schedule sched;            // run-sched-var
   bool dynamic = false;      // dyn-var
   int max_active_levels = 1; // max-active-levels-var
+  int bind = 0;              // bind-var, first element (omp_proc_bind_t)
+  int bind_pos = 0;          // where this level is in the OMP_PROC_BIND list
+  uintptr_t def_allocator = 0;  // def-allocator-var; 0: the one OMP_ALLOCATOR names (alloc.cpp)
+  int default_device = 0;    // default-device-var
+  int thread_limit = 0;      // thread-limit-var of the contention group (0: OMP_THREAD_LIMIT)
+};
+
+// A thread's place and place partition (a run of places, wrapping around the list).
+struct Binding {
+  int place = -1;            // -1: not bound
+  int part_start = 0;
+  int part_len = 0;
 };
 
 // What a thread was doing before it became thread 0 of a new team.
@@ -42,6 +54,7 @@ struct SavedContext {
   Team* team;
   int tid;
   Task* current_task;
+  Binding binding;
   Icvs icv;
   uint32_t ws_seq, single_seq, red_seq;
   LoopCursor cursor;
@@ -59,10 +72,14 @@ struct Thread {
   uint32_t red_seq = 0;      // reductions met
   LoopCursor cursor;         // the dynamic loop this thread is in
   Task* current_task = nullptr;  // the task this thread is executing (its implicit task at first)
+  Binding binding;           // place and partition; this thread only
   // Clause values pushed before the next fork (this thread only).
   int pushed_nthreads = 0;
   int pushed_bind = -1;
-  // Teams this thread created, reused region after region ("hot"), by nesting depth.
+  int pushed_teams_lower = 0, pushed_teams_upper = 0, pushed_teams_limit = 0;
+  std::vector<Binding> bindings_scratch;  // fork's place assignment, reused
+  int ctx_depth = 0;         // contexts saved on this thread (enter_team/restore)
+  // Teams this thread created, reused region after region ("hot"), by context depth.
   std::vector<std::unique_ptr<Team>> hot;
 };
 
@@ -74,12 +91,17 @@ struct alignas(kCacheLine) Team {
   int active_level = 0;
   int nthreads = 1;
   bool outermost = false;    // members are bound to workers 1..n-1
+  int league_num = 0;        // host teams: this team's number in its league (level-0 teams only)
+  int league_size = 1;       // host teams: teams in the league
   RegionBody body{};
   std::vector<Thread*> members;                 // [0] is the master
   std::vector<std::unique_ptr<Thread>> owned;   // descriptors of nested members, reused
   SavedContext saved{};                         // the master's previous context
 
   Barrier barrier;
+  // Cancellation requests (cancel.cpp): kCancel* bits, cleared at fork; the
+  // loop and sections bits also when the construct's closing barrier completes.
+  Atomic<uint32_t> cancel_flags{0};
   // Every task-aware wait of the team's threads parks here (barrier, join,
   // taskwait, taskgroup): whatever may end one of them notifies it.
   WaitWord ww;
@@ -105,6 +127,11 @@ struct alignas(kCacheLine) Team {
 
   void resize(int n);
 };
+
+enum : uint32_t { kCancelParallel = 1, kCancelLoop = 2, kCancelSections = 4 };
+inline bool loop_cancelled(Team* team) {
+  return (team->cancel_flags.load(memory_order_relaxed) & (kCancelLoop | kCancelParallel)) != 0;
+}
 
 // The topology the runtime schedules on (set at initialisation).
 const sched::Topology* current_topology();

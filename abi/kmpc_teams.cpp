@@ -1,0 +1,59 @@
+// __kmpc_* entry points for host teams and distribute loops.
+#include <cstdarg>
+#include <type_traits>
+
+#include "abi/abi_types.hpp"
+#include "runtime/api.hpp"
+
+using namespace bobbin;
+using namespace bobbin::abi;
+
+using kmpc_micro = void (*)(kmp_int32* gtid, kmp_int32* tid, ...);
+
+BOBBIN_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
+  void* argv[64];
+  if (argc > 64) rt::unsupported("a teams region capturing more than 64 variables");
+  va_list ap;
+  va_start(ap, microtask);
+  for (int i = 0; i < argc; ++i) argv[i] = va_arg(ap, void*);
+  va_end(ap);
+  rt::TeamsRequest req;
+  req.body = {rt::RegionBody::Kind::VarargsMicrotask, reinterpret_cast<void*>(microtask), argc, argv, nullptr};
+  rt::fork_teams(req);
+}
+
+BOBBIN_EXPORT void __kmpc_push_num_teams(ident_t*, kmp_int32, kmp_int32 num_teams, kmp_int32 num_threads) {
+  rt::push_num_teams(num_teams, num_teams, num_threads);
+}
+BOBBIN_EXPORT void __kmpc_push_num_teams_51(ident_t*, kmp_int32, kmp_int32 lower, kmp_int32 upper,
+                                            kmp_int32 num_threads) {
+  rt::push_num_teams(lower, upper, num_threads);
+}
+
+namespace {
+template <class T, class ST>
+void dist_static_init(kmp_int32 sched, kmp_int32* plast, T* plower, T* pupper, T* pupper_dist, ST* pstride, ST incr,
+                      ST chunk) {
+  DecodedSchedule d = decode_schedule(sched);
+  if (!d.known) rt::unsupported("this distribute parallel loop schedule kind");
+  rt::LoopBounds b{int64_t(*plower), int64_t(*pupper), int64_t(incr), std::is_unsigned_v<T>, int(sizeof(T))};
+  int64_t team_upper;
+  rt::StaticPart p = rt::dist_static_part(d.kind, int64_t(chunk), b, &team_upper);
+  *plower = T(p.lower);
+  *pupper = T(p.upper);
+  *pupper_dist = T(team_upper);
+  *pstride = ST(p.stride);
+  if (plast) *plast = p.last;
+}
+}  // namespace
+
+#define BOBBIN_DIST_INIT(SUFFIX, T, ST)                                                                          \
+  BOBBIN_EXPORT void __kmpc_dist_for_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* plast, \
+                                                          T* plower, T* pupper, T* pupper_dist, ST* pstride,      \
+                                                          ST incr, ST chunk) {                                    \
+    dist_static_init<T, ST>(sched, plast, plower, pupper, pupper_dist, pstride, incr, chunk);                     \
+  }
+BOBBIN_DIST_INIT(4, kmp_int32, kmp_int32)
+BOBBIN_DIST_INIT(4u, kmp_uint32, kmp_int32)
+BOBBIN_DIST_INIT(8, kmp_int64, kmp_int64)
+BOBBIN_DIST_INIT(8u, kmp_uint64, kmp_int64)

@@ -1,0 +1,380 @@
+// Places and thread binding (OpenMP 5.2 §6.5, §6.4 and §12.1.3).
+//
+// A place is a set of OS processors. Workers are pinned one per place; an
+// OpenMP thread bound to place p runs on a worker pinned to p. The outermost
+// team's member i always runs on worker i (native TLS threadprivate lives on
+// the worker), so when the rules give member i another place, worker i
+// re-pins itself as it starts the member (follow_place) — the same thing
+// libomp does when it re-binds a pooled thread.
+//
+// Assignment (T threads, the master at position m of a partition of P places):
+//   primary: every thread on the master's place, partition unchanged.
+//   close:   T <= P: thread i on place m+i (wrapping in the partition);
+//            T > P: consecutive threads share a place, i*P/T places along.
+//            Partition unchanged.
+//   spread:  T <= P: the partition is cut into T runs of P/T places (the
+//            first P%T one longer), starting at the master's place; thread i
+//            gets run i as its partition and its first place.
+//            T > P: as close, each thread's partition its one place.
+// `true` means binding with an implementation-defined policy: spread for the
+// outermost team, which matches libomp's choice and spreads a first team.
+#include "runtime/places.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+
+#include "omp.h"
+#include "runtime/settings.hpp"
+#include "scheduler/topology.hpp"
+#include "ult/log.hpp"
+#include "ult/pin.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+std::vector<std::vector<int>> g_places;
+std::vector<int> g_bind_list;  // OMP_PROC_BIND, one per level
+bool g_requested = false;
+constexpr int kMaxWorkers = ult::Worker::kMaxWorkers;
+int g_worker_place[kMaxWorkers];  // each worker's current pin (place index, -1 unknown); its own thread only
+
+std::vector<std::vector<int>> group_by(const sched::Topology& topo, sched::Level level) {
+  std::vector<std::vector<int>> out;
+  std::map<const sched::TopoNode*, std::size_t> idx;
+  for (int i = 0; i < topo.num_pus(); ++i) {
+    const sched::TopoNode* n = level == sched::Level::PU ? &topo.pu(i) : &topo.ancestor_at(i, level);
+    auto it = idx.find(n);
+    if (it == idx.end()) {
+      it = idx.emplace(n, out.size()).first;
+      out.emplace_back();
+    }
+    std::vector<int>& place = out[it->second];
+    int os = topo.pu(i).os_index;
+    if (std::find(place.begin(), place.end(), os) == place.end()) place.push_back(os);
+  }
+  return out;
+}
+
+bool abstract_places(const sched::Topology& topo, const std::string& name, std::vector<std::vector<int>>* out) {
+  if (name == "threads") *out = group_by(topo, sched::Level::PU);
+  else if (name == "cores") *out = topo.core_places();
+  else if (name == "ll_caches") *out = group_by(topo, sched::Level::L3);
+  else if (name == "numa_domains") *out = group_by(topo, sched::Level::Numa);
+  else if (name == "sockets") *out = group_by(topo, sched::Level::Package);
+  else return false;
+  return true;
+}
+
+// A small recursive-descent parser for the OMP_PLACES grammar.
+class PlaceParser {
+ public:
+  PlaceParser(const std::string& s, const std::set<int>& allowed) : s_(s), allowed_(allowed) {}
+
+  bool parse(std::vector<std::vector<int>>* out) {
+    std::vector<std::vector<int>> places;
+    std::vector<std::vector<int>> excluded;
+    do {
+      skip();
+      bool exclude = eat('!');
+      std::vector<int> place;
+      if (!parse_place(&place)) return false;
+      long len = 1, stride = 1;
+      if (!exclude && eat(':')) {
+        if (!number(&len) || len < 1) return false;
+        if (eat(':') && !number(&stride)) return false;
+      }
+      for (long k = 0; k < len; ++k) {
+        std::vector<int> p;
+        for (int c : place) p.push_back(int(c + k * stride));
+        (exclude ? excluded : places).push_back(p);
+      }
+      skip();
+    } while (eat(','));
+    skip();
+    if (pos_ != s_.size()) return false;
+    std::vector<std::vector<int>> result;
+    for (auto& p : places) {
+      if (std::find(excluded.begin(), excluded.end(), p) != excluded.end()) continue;
+      std::vector<int> usable;
+      for (int c : p)
+        if (allowed_.count(c)) usable.push_back(c);
+      if (!usable.empty()) result.push_back(usable);
+    }
+    if (result.empty()) return false;
+    *out = result;
+    return true;
+  }
+
+ private:
+  bool parse_place(std::vector<int>* out) {
+    if (!eat('{')) return false;
+    std::set<int> in, ex;
+    do {
+      skip();
+      bool exclude = eat('!');
+      long base;
+      if (!number(&base)) return false;
+      long len = 1, stride = 1;
+      if (!exclude && eat(':')) {
+        if (!number(&len) || len < 1) return false;
+        if (eat(':') && !number(&stride)) return false;
+      }
+      for (long k = 0; k < len; ++k) (exclude ? ex : in).insert(int(base + k * stride));
+      skip();
+    } while (eat(','));
+    if (!eat('}')) return false;
+    for (int c : in)
+      if (!ex.count(c)) out->push_back(c);
+    return !out->empty();
+  }
+  void skip() {
+    while (pos_ < s_.size() && isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool eat(char c) {
+    skip();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool number(long* v) {
+    skip();
+    std::size_t start = pos_;
+    if (pos_ < s_.size() && (s_[pos_] == '-' || s_[pos_] == '+')) ++pos_;
+    while (pos_ < s_.size() && isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    if (pos_ == start) return false;
+    *v = strtol(s_.substr(start, pos_ - start).c_str(), nullptr, 10);
+    return true;
+  }
+  const std::string& s_;
+  const std::set<int>& allowed_;
+  std::size_t pos_ = 0;
+};
+
+bool parse_places(const sched::Topology& topo, std::string spec, std::vector<std::vector<int>>* out) {
+  std::string lower = spec;
+  for (auto& c : lower) c = char(tolower(c));
+  std::size_t paren = lower.find('(');
+  std::string name = lower.substr(0, paren);
+  while (!name.empty() && isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+  std::vector<std::vector<int>> abs;
+  if (abstract_places(topo, name, &abs)) {
+    if (paren != std::string::npos) {
+      long n = strtol(lower.c_str() + paren + 1, nullptr, 10);
+      if (n < 1 || lower.find(')') == std::string::npos) return false;
+      if (std::size_t(n) < abs.size()) abs.resize(std::size_t(n));
+    }
+    *out = abs;
+    return true;
+  }
+  std::set<int> allowed;
+  for (int i = 0; i < topo.num_pus(); ++i) allowed.insert(topo.pu(i).os_index);
+  return PlaceParser(spec, allowed).parse(out);
+}
+
+int parse_bind_word(std::string w) {
+  for (auto& c : w) c = char(tolower(c));
+  while (!w.empty() && isspace(static_cast<unsigned char>(w.back()))) w.pop_back();
+  while (!w.empty() && isspace(static_cast<unsigned char>(w.front()))) w.erase(w.begin());
+  if (w == "false") return omp_proc_bind_false;
+  if (w == "true") return omp_proc_bind_true;
+  if (w == "primary" || w == "master") return omp_proc_bind_master;
+  if (w == "close") return omp_proc_bind_close;
+  if (w == "spread") return omp_proc_bind_spread;
+  return -1;
+}
+
+// KMP_AFFINITY, as far as it maps onto places: granularity picks the place
+// kind, the type the binding policy; what does not map is said once.
+void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::string* places, std::string* bind) {
+  std::string gran = "core", type;
+  std::size_t pos = 0;
+  while (pos <= v.size()) {
+    std::size_t comma = v.find(',', pos);
+    if (v.compare(pos, 9, "proclist=") == 0) {  // proclist=[...] contains commas
+      std::size_t close = v.find(']', pos);
+      std::string list = v.substr(pos + 10, close == std::string::npos ? std::string::npos : close - pos - 10);
+      std::string explicit_places;
+      std::size_t p = 0;
+      while (p <= list.size()) {
+        std::size_t c = list.find(',', p);
+        std::string item = list.substr(p, c == std::string::npos ? std::string::npos : c - p);
+        std::size_t dash = item.find('-');
+        if (dash != std::string::npos) item = item.substr(0, dash) + ":" + std::to_string(atoi(item.c_str() + dash + 1) - atoi(item.c_str()) + 1);
+        explicit_places += (explicit_places.empty() ? "{" : ",{") + item + "}";
+        if (c == std::string::npos) break;
+        p = c + 1;
+      }
+      *places = explicit_places;
+      pos = close == std::string::npos ? v.size() + 1 : close + 2;
+      continue;
+    }
+    std::string tok = v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (tok.rfind("granularity=", 0) == 0) gran = tok.substr(12);
+    else if (tok == "compact" || tok == "scatter" || tok == "balanced" || tok == "none" || tok == "disabled" ||
+             tok == "explicit")
+      type = tok;
+    else if (tok == "verbose" || tok == "noverbose" || tok == "warnings" || tok == "nowarnings" || tok == "respect" ||
+             tok == "norespect" || tok.empty())
+      ;
+    else warn("KMP_AFFINITY: '%s' does not map onto OpenMP places; ignored", tok.c_str());
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  if (type == "none" || type == "disabled" || type.empty()) return;
+  if (places->empty()) {
+    if (gran == "fine" || gran == "thread") *places = "threads";
+    else if (gran == "socket" || gran == "package") *places = "sockets";
+    else *places = "cores";
+  }
+  *bind = type == "compact" || type == "explicit" ? "close" : "spread";
+  (void)topo;
+}
+
+}  // namespace
+
+void places_init(const sched::Topology& topo) {
+  const Settings& st = settings();
+  std::string places_spec = st.places, bind_spec = st.proc_bind;
+  if (!st.kmp_affinity.empty() && places_spec.empty() && bind_spec.empty()) {
+    apply_kmp_affinity(topo, st.kmp_affinity, &places_spec, &bind_spec);
+  }
+  g_places = topo.core_places();
+  if (!places_spec.empty() && !parse_places(topo, places_spec, &g_places)) {
+    warn("ignoring OMP_PLACES='%s' (not a valid place list for this machine); using one place per core",
+         places_spec.c_str());
+    g_places = topo.core_places();
+  }
+  if (g_places.empty()) g_places.push_back(ult::allowed_cpus());
+  g_bind_list.clear();
+  if (!bind_spec.empty()) {
+    std::size_t pos = 0;
+    while (pos <= bind_spec.size()) {
+      std::size_t comma = bind_spec.find(',', pos);
+      int b = parse_bind_word(bind_spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+      if (b < 0) {
+        warn("ignoring OMP_PROC_BIND='%s' (not a valid policy list); using false", bind_spec.c_str());
+        g_bind_list.clear();
+        break;
+      }
+      g_bind_list.push_back(b);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    // "false" anywhere but alone is invalid (spec 6.4).
+    if (g_bind_list.size() > 1 && std::find(g_bind_list.begin(), g_bind_list.end(), omp_proc_bind_false) != g_bind_list.end()) {
+      warn("ignoring OMP_PROC_BIND='%s' (false must stand alone); using false", bind_spec.c_str());
+      g_bind_list.clear();
+    }
+  }
+  // OMP_PLACES alone asks for binding too (implementation-defined: as libomp, true).
+  if (g_bind_list.empty() && !places_spec.empty()) g_bind_list.push_back(omp_proc_bind_true);
+  g_requested = !g_bind_list.empty() && g_bind_list[0] != omp_proc_bind_false;
+  for (int& p : g_worker_place) p = -1;
+}
+
+const std::vector<std::vector<int>>& places() { return g_places; }
+bool binding_requested() { return g_requested; }
+int initial_bind() { return g_bind_list.empty() ? omp_proc_bind_false : g_bind_list[0]; }
+int bind_at(int pos, int fallback) {
+  if (pos < 0 || std::size_t(pos) >= g_bind_list.size()) return fallback;
+  return g_bind_list[std::size_t(pos)];
+}
+
+Binding initial_binding() {
+  Binding b;
+  b.part_start = 0;
+  b.part_len = int(g_places.size());
+  b.place = g_requested ? 0 : -1;
+  return b;
+}
+
+void assign_places(const Binding& master, int bind, int n, std::vector<Binding>& out) {
+  out.assign(std::size_t(n), Binding{});
+  int total = int(g_places.size());
+  if (bind == omp_proc_bind_false || total == 0) return;
+  Binding m = master;
+  if (m.part_len <= 0) {
+    m.part_start = 0;
+    m.part_len = total;
+  }
+  if (m.place < 0) m.place = m.part_start;
+  int P = m.part_len;
+  int pos = ((m.place - m.part_start) % total + total) % total;  // master's position in its partition
+  if (pos >= P) pos = 0;
+  auto abs = [&](int k) { return (m.part_start + ((pos + k) % P + P) % P) % total; };
+  if (bind == omp_proc_bind_true) bind = omp_proc_bind_spread;
+  for (int i = 0; i < n; ++i) {
+    Binding& b = out[std::size_t(i)];
+    b.part_start = m.part_start;
+    b.part_len = P;
+    switch (bind) {
+      case omp_proc_bind_master:
+        b.place = m.place;
+        break;
+      case omp_proc_bind_close:
+        b.place = n <= P ? abs(i) : abs(int(int64_t(i) * P / n));
+        break;
+      case omp_proc_bind_spread:
+      default:
+        if (n <= P) {
+          int base = P / n, extra = P % n;
+          int off = i * base + std::min(i, extra);
+          b.part_start = abs(off);
+          b.part_len = base + (i < extra ? 1 : 0);
+          b.place = b.part_start;
+        } else {
+          b.place = abs(int(int64_t(i) * P / n));
+          b.part_start = b.place;
+          b.part_len = 1;
+        }
+        break;
+    }
+  }
+}
+
+void follow_place(int place) {
+  ult::Worker* w = ult::Worker::current();
+  if (!w || !w->in_pool() || place < 0 || std::size_t(place) >= g_places.size()) return;
+  if (g_worker_place[w->id()] == place) return;
+  if (ult::pin_current_thread(g_places[std::size_t(place)])) g_worker_place[w->id()] = place;
+}
+
+// ---- queries -----------------------------------------------------------------------
+
+int num_places() {
+  ensure_initialized();
+  return int(g_places.size());
+}
+int place_num_procs(int place) {
+  ensure_initialized();
+  if (place < 0 || std::size_t(place) >= g_places.size()) return 0;
+  return int(g_places[std::size_t(place)].size());
+}
+void place_proc_ids(int place, int* ids) {
+  ensure_initialized();
+  if (place < 0 || std::size_t(place) >= g_places.size() || !ids) return;
+  for (int c : g_places[std::size_t(place)]) *ids++ = c;
+}
+int place_num() { return current_thread_fast()->binding.place; }
+int partition_num_places() {
+  const Binding& b = current_thread_fast()->binding;
+  return b.place < 0 && !g_requested ? int(g_places.size()) : b.part_len;
+}
+void partition_place_nums(int* out) {
+  const Binding& b = current_thread_fast()->binding;
+  int total = int(g_places.size());
+  int len = partition_num_places();
+  int start = b.place < 0 && !g_requested ? 0 : b.part_start;
+  for (int k = 0; k < len; ++k) out[k] = (start + k) % total;
+}
+int proc_bind() { return current_thread_fast()->icv.bind; }
+
+}  // namespace bobbin::rt

@@ -1,0 +1,28 @@
+// Places, bind-var and the place-assignment rules of the spec (places.cpp).
+#pragma once
+
+#include <vector>
+
+#include "runtime/team.hpp"
+
+namespace bobbin::sched {
+class Topology;
+}
+
+namespace bobbin::rt {
+
+// Builds the place list from OMP_PLACES (or KMP_AFFINITY, or one place per
+// core) and the bind-var list from OMP_PROC_BIND. Called once at start-up.
+void places_init(const sched::Topology& topo);
+// Whether the user asked for binding (so the initial thread is pinned too).
+bool binding_requested();
+// bind-var of the initial task, and the element for nesting position `pos`.
+int initial_bind();
+int bind_at(int pos, int fallback);
+Binding initial_binding();
+// The places of the n members of a new team, by the spec's rules for `bind`.
+void assign_places(const Binding& master, int bind, int n, std::vector<Binding>& out);
+// Pins the calling worker to `place` unless it already is.
+void follow_place(int place);
+
+}  // namespace bobbin::rt
