@@ -245,6 +245,7 @@ struct TopologyBuilder {
     read_children(hwloc_get_root_obj(hw), root);
   }
 
+  // Covers the same PUs as a neighbour in the tree as it stands.
   static bool redundant(const RawNode* n) { return n->children.size() == 1 || n->parent->children.size() == 1; }
 
   void collect(RawNode* n, Level l, std::vector<RawNode*>* out) {
@@ -252,6 +253,9 @@ struct TopologyBuilder {
     for (RawNode* c : n->children) collect(c, l, out);
   }
 
+  // Gives n's children to its parent, in n's place. The node that stands
+  // for n from now on is its only child if it has one (in a chain of equal
+  // nodes the deepest, most specific one survives), else its parent.
   void splice_out(RawNode* n) {
     RawNode* p = n->parent;
     n->merged_into = n->children.size() == 1 ? n->children[0] : p;
@@ -269,6 +273,8 @@ struct TopologyBuilder {
       std::vector<RawNode*> at;
       collect(root, Level(l), &at);
       if (at.empty() || !std::all_of(at.begin(), at.end(), redundant)) continue;
+      // Re-checked one by one: removing a node can make a same-level
+      // descendant the only holder of its PU set.
       for (RawNode* n : at)
         if (redundant(n)) splice_out(n);
     }
