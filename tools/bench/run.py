@@ -443,13 +443,16 @@ def main(argv=None):
     print()
     print("OMP_NUM_THREADS=%d, median of %d rep(s) (± median absolute deviation), preset %s" % (
         threads, args.reps, args.preset if not args.bench else "custom"))
+    if load_before > 0.5 * (os.cpu_count() or 1):
+        print("(load average %.1f on %d CPUs before the run: other programs were busy; expect noise)" % (
+            load_before, os.cpu_count() or 1))
     emit(header)
     emit(["-" * w for w in widths])
     for r in body:
         emit(r)
     if any(RUNTIMES[rt][2] for rt in runtimes):
         print("ratio: the Bobbin column's median / the stock runtime's (bobbin / libomp, bobbin-gomp / libgomp);")
-        print("       for time_s and overhead_us, below 1 means Bobbin is faster.")
+        print("       for time_s and overhead_us, below 1 means Bobbin is faster; for *_per_s, above 1.")
     for i, f in enumerate(footnotes, 1):
         print("[%d] %s" % (i, f))
 
