@@ -3,6 +3,7 @@
 // warns once), a printer for displays, and a doc line.
 #include "runtime/settings.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -10,7 +11,10 @@
 #include <cstring>
 #include <mutex>
 
+#include "runtime/alloc.hpp"
+#include "runtime/display.hpp"
 #include "ult/log.hpp"
+#include "ult/pin.hpp"
 
 namespace bobbin::rt {
 
@@ -101,7 +105,7 @@ bool parse_schedule(std::string s, Settings& st) {
   else if (kind == "guided") sch.kind = 3;
   else if (kind == "auto") sch.kind = 4;
   else return false;
-  sch.chunk = 0;
+  sch.chunk = sch.kind == 1 ? 0 : 1;  // the kind's default chunk, reported as libomp does
   if (comma != std::string::npos) {
     long c;
     if (!parse_int(trim(s.substr(comma + 1).c_str()), 1, INT_MAX, &c)) return false;
@@ -117,7 +121,7 @@ struct Row {
   bool (*parse)(const std::string& value, Settings& st);
   std::string (*print)(const Settings& st);
   const char* doc;
-  bool bobbin_own;  // listed under OMP_DISPLAY_ENV=verbose only
+  bool vendor;  // KMP_*, BOBBIN_* and non-ICV rows: displayed under OMP_DISPLAY_ENV=verbose only
 };
 
 std::string sched_name(const Schedule& s) {
@@ -132,6 +136,8 @@ const Row kRows[] = {
     {"OMP_NUM_THREADS", "the number of processors",
      [](const std::string& v, Settings& st) { return parse_num_threads(v, st); },
      [](const Settings& st) {
+       // Unset: nthreads-var starts at the number of processors (team.cpp).
+       if (st.num_threads.empty()) return std::to_string(std::max<std::size_t>(1, ult::allowed_cpus().size()));
        std::string s;
        for (size_t i = 0; i < st.num_threads.size(); ++i) s += (i ? "," : "") + std::to_string(st.num_threads[i]);
        return s;
@@ -146,7 +152,7 @@ const Row kRows[] = {
      "whether the runtime may give a team fewer threads than asked", false},
     {"OMP_NESTED", "false",
      [](const std::string& v, Settings& st) { st.nested_set = true; return parse_bool(v, &st.nested); },
-     [](const Settings& st) { return std::string(st.nested ? "TRUE" : "FALSE"); },
+     [](const Settings& st) { return std::string(st.max_active_levels > 1 ? "TRUE" : "FALSE"); },
      "deprecated: true allows nested active regions (OMP_MAX_ACTIVE_LEVELS)", false},
     {"OMP_MAX_ACTIVE_LEVELS", "the supported maximum",
      [](const std::string& v, Settings& st) {
@@ -170,7 +176,7 @@ const Row kRows[] = {
      [](const Settings& st) { return std::to_string(st.stacksize / 1024) + "K"; }, "stack size of each OpenMP thread", false},
     {"KMP_STACKSIZE", "4M",
      [](const std::string& v, Settings& st) { return getenv("OMP_STACKSIZE") ? true : parse_size(v, &st.stacksize); },
-     [](const Settings& st) { return std::to_string(st.stacksize / 1024) + "K"; }, "as OMP_STACKSIZE (which wins)", false},
+     [](const Settings& st) { return std::to_string(st.stacksize / 1024) + "K"; }, "as OMP_STACKSIZE (which wins)", true},
     {"OMP_WAIT_POLICY", "unset (spin for KMP_BLOCKTIME, then sleep)",
      [](const std::string& v0, Settings& st) {
        std::string v = v0;
@@ -187,13 +193,26 @@ const Row kRows[] = {
        std::string v = v0;
        for (auto& c : v) c = char(tolower(c));
        if (v == "infinite") { st.blocktime_ms = INT64_MAX; return true; }
+       // A number of milliseconds, or with a unit as libomp accepts: us, ms, s.
+       long div = 1, mult = 1;
+       auto strip = [&](const char* suffix, long d, long m) {
+         std::size_t k = strlen(suffix);
+         if (v.size() > k && v.compare(v.size() - k, k, suffix) == 0) {
+           v.resize(v.size() - k);
+           div = d;
+           mult = m;
+           return true;
+         }
+         return false;
+       };
+       if (!strip("us", 1000, 1) && !strip("ms", 1, 1)) strip("s", 1, 1000);
        long n;
-       if (!parse_int(v, 0, INT_MAX, &n)) return false;
-       st.blocktime_ms = n;
+       if (!parse_int(trim(v.c_str()), 0, INT_MAX, &n)) return false;
+       st.blocktime_ms = n * mult / div;
        return true;
      },
      [](const Settings& st) { return st.blocktime_ms == INT64_MAX ? std::string("infinite") : std::to_string(st.blocktime_ms); },
-     "milliseconds a waiting thread spins before it sleeps", false},
+     "milliseconds a waiting thread spins before it sleeps", true},
     {"OMP_DISPLAY_ENV", "false",
      [](const std::string& v, Settings& st) {
        std::string l = v;
@@ -202,8 +221,12 @@ const Row kRows[] = {
        st.display_env = l;
        return true;
      },
-     [](const Settings& st) { return st.display_env.empty() ? std::string("FALSE") : st.display_env; },
-     "print the settings at start-up (true, verbose)", false},
+     [](const Settings& st) {
+       std::string v = st.display_env.empty() ? std::string("false") : st.display_env;
+       for (auto& c : v) c = char(toupper(c));
+       return v;
+     },
+     "print the settings at start-up (true, verbose)", true},
     {"OMP_MAX_TASK_PRIORITY", "0",
      [](const std::string& v, Settings& st) {
        long n;
@@ -218,10 +241,17 @@ const Row kRows[] = {
      "whether cancel constructs take effect", false},
     {"OMP_PLACES", "one place per core",
      [](const std::string& v, Settings& st) { st.places = v; return !v.empty(); },
-     [](const Settings& st) { return st.places; }, "the places threads are bound to", false},
+     [](const Settings& st) {
+       std::string v = places_for_display();
+       return v.empty() ? st.places : v;
+     },
+     "the places threads are bound to", false},
     {"OMP_PROC_BIND", "false",
      [](const std::string& v, Settings& st) { st.proc_bind = v; return !v.empty(); },
-     [](const Settings& st) { return st.proc_bind.empty() ? std::string("FALSE") : st.proc_bind; },
+     [](const Settings& st) {
+       std::string v = proc_bind_for_display();
+       return !v.empty() ? v : st.proc_bind.empty() ? std::string("false") : st.proc_bind;
+     },
      "thread binding policy per nesting level (false, true, primary, close, spread)", false},
     {"KMP_AFFINITY", "no binding",
      [](const std::string& v, Settings& st) { st.kmp_affinity = v; return !v.empty(); },
@@ -242,6 +272,79 @@ const Row kRows[] = {
        return true;
      },
      [](const Settings& st) { return std::to_string(st.teams_thread_limit); }, "threads per team of a teams construct", false},
+    {"OMP_DEFAULT_DEVICE", "0",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 0, INT_MAX, &n)) return false;
+       st.default_device = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.default_device); }, "device number of target constructs without a device clause", false},
+    {"OMP_TARGET_OFFLOAD", "default",
+     [](const std::string& v0, Settings& st) {
+       std::string v = v0;
+       for (auto& c : v) c = char(tolower(c));
+       if (v == "default") st.target_offload = 0;
+       else if (v == "mandatory") st.target_offload = 1;
+       else if (v == "disabled") st.target_offload = 2;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) {
+       static const char* names[] = {"DEFAULT", "MANDATORY", "DISABLED"};
+       return std::string(names[st.target_offload]);
+     },
+     "what a target construct does without a device (Bobbin has none)", false},
+    {"OMP_ALLOCATOR", "omp_default_mem_alloc",
+     [](const std::string& v, Settings& st) {
+       std::string why;
+       return parse_allocator_setting(v, &st.allocator, &why);
+     },
+     [](const Settings& st) { return st.allocator.text.empty() ? std::string("omp_default_mem_alloc") : st.allocator.text; },
+     "allocator of omp_alloc(..., omp_null_allocator): a predefined allocator, or a memory space:traits", false},
+    {"OMP_DISPLAY_AFFINITY", "false",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.display_affinity); },
+     [](const Settings& st) { return std::string(st.display_affinity ? "TRUE" : "FALSE"); },
+     "print each thread's affinity line when a region starts and it changed", false},
+    {"OMP_AFFINITY_FORMAT", "the default format",
+     [](const std::string& v, Settings& st) {
+       // The raw value: leading and trailing spaces are part of the format.
+       const char* raw = getenv("OMP_AFFINITY_FORMAT");
+       st.affinity_format = raw ? raw : v;
+       return true;
+     },
+     [](const Settings& st) { return st.affinity_format.empty() ? std::string(default_affinity_format()) : st.affinity_format; },
+     "format of affinity lines (%n thread, %A processors, ...)", false},
+    {"OMP_TOOL", "enabled",
+     [](const std::string& v0, Settings& st) {
+       std::string v = v0;
+       for (auto& c : v) c = char(tolower(c));
+       if (v == "enabled") st.tool = true;
+       else if (v == "disabled") st.tool = false;
+       else return false;
+       st.tool_set = true;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.tool ? "enabled" : "disabled"); },
+     "whether an OMPT tool may be loaded (Bobbin loads none yet)", false},
+    {"OMP_TOOL_LIBRARIES", "none",
+     [](const std::string& v, Settings& st) { st.tool_libraries = v; return true; },
+     [](const Settings& st) { return st.tool_libraries; }, "OMPT tool libraries to try (Bobbin loads none yet)", false},
+    {"OMP_TOOL_VERBOSE_INIT", "disabled",
+     [](const std::string& v, Settings& st) { st.tool_verbose_init = v; return true; },
+     [](const Settings& st) { return st.tool_verbose_init.empty() ? std::string("disabled") : st.tool_verbose_init; },
+     "where to log OMPT tool loading", false},
+    {"OMP_DEBUG", "disabled",
+     [](const std::string& v0, Settings& st) {
+       std::string v = v0;
+       for (auto& c : v) c = char(tolower(c));
+       if (v == "enabled") st.debug = true;
+       else if (v == "disabled") st.debug = false;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.debug ? "enabled" : "disabled"); },
+     "OMPD debugging support (Bobbin has none)", false},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
      "an hwloc synthetic topology to model (read by the scheduler)", true},
@@ -259,8 +362,10 @@ void parse_all() {
   }
   if (g_settings.max_active_levels < 0) {
     // OMP_NESTED only matters when OMP_MAX_ACTIVE_LEVELS is absent (spec 6.9).
-    g_settings.max_active_levels = (g_settings.nested_set && !g_settings.nested) ? 1 : INT_MAX;
-    if (g_settings.nested_set && g_settings.nested) g_settings.max_active_levels = INT_MAX;
+    // Neither: as libomp, one active level, or as many as OMP_NUM_THREADS
+    // lists (the initial ICV team.cpp sets; displays show this value).
+    if (g_settings.nested_set) g_settings.max_active_levels = g_settings.nested ? INT_MAX : 1;
+    else g_settings.max_active_levels = g_settings.num_threads.size() > 1 ? int(g_settings.num_threads.size()) : 1;
   }
   // Default run-sched-var: libomp reports static with no chunk.
   if (!getenv("OMP_SCHEDULE")) g_settings.schedule = Schedule{1, 0, false};
@@ -273,12 +378,12 @@ const Settings& settings() {
   return g_settings;
 }
 
-std::vector<std::string> describe_settings(bool verbose) {
+std::vector<SettingLine> describe_settings(bool verbose) {
   const Settings& st = settings();
-  std::vector<std::string> out;
+  std::vector<SettingLine> out;
   for (const Row& r : kRows) {
-    if (r.bobbin_own && !verbose) continue;
-    out.push_back(std::string(r.name) + "='" + r.print(st) + "'" + (verbose ? std::string("  # ") + r.doc : ""));
+    if (r.vendor && !verbose) continue;
+    out.push_back(SettingLine{r.name, r.print(st), r.doc, r.vendor});
   }
   return out;
 }

@@ -214,6 +214,26 @@ int choose_team_size(Thread* me, const ForkRequest& req) {
   return n;
 }
 
+// OMP_THREAD_LIMIT bounds the threads of the contention group alive at once:
+// a fork reserves its extra threads against it (a team of one needs none) and
+// the join gives them back. Nothing is counted when no limit is set.
+Atomic<int> g_threads_in_use{1};
+
+int reserve_threads(int n) {
+  int limit = settings().thread_limit;
+  if (limit <= 0 || n <= 1) return n;
+  int in_use = g_threads_in_use.load(memory_order_relaxed);
+  for (;;) {
+    int extra = std::max(0, std::min(n - 1, limit - in_use));
+    // relaxed: a count, not a publication; the team's own fork/join order the threads.
+    if (g_threads_in_use.compare_exchange_weak(in_use, in_use + extra, memory_order_relaxed)) return extra + 1;
+  }
+}
+
+void release_threads(int n) {
+  if (settings().thread_limit > 0 && n > 1) g_threads_in_use.fetch_sub(n - 1, memory_order_relaxed);
+}
+
 Icvs child_icvs(const Icvs& parent) {
   Icvs c = parent;
   const auto& list = settings().num_threads;
@@ -323,6 +343,7 @@ void fork(const ForkRequest& req) {
   Thread* me = current_thread_fast();
   int bind = req.proc_bind >= 0 ? req.proc_bind : me->pushed_bind >= 0 ? me->pushed_bind : me->icv.bind;
   int n = choose_team_size(me, req);
+  if (!req.league) n = reserve_threads(n);
   Icvs icv = child_icvs(me->icv);
   std::vector<Binding>& bindings = me->bindings_scratch;
   assign_places(me->binding, n > 1 ? bind : 0, n, bindings);
@@ -371,6 +392,7 @@ void fork(const ForkRequest& req) {
   help_until(me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); });
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   restore_context(me, team);
+  if (!req.league) release_threads(n);
 }
 
 void push_num_threads(int n) { current_thread_fast()->pushed_nthreads = n; }

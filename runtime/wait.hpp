@@ -71,7 +71,7 @@ class WaitWord {
       if (w && w->ready_count() != 0) {
         ult::Worker::yield();
       } else {
-        cpu_relax();
+        ult::Worker::relax();
       }
       // Clock read every 64 polls: a guess that keeps its cost negligible.
       if ((i & 63) == 0 && budget != UINT64_MAX) {

@@ -46,12 +46,15 @@
 // Lock order: a worker's lock_ is a leaf; nothing else is taken while it is held.
 #include "ult/worker.hpp"
 
+#include <sched.h>
+
 #include <cerrno>
 #include <cstring>
 #include <mutex>
 
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
+#include "ult/pin.hpp"
 
 namespace bobbin::ult {
 
@@ -60,6 +63,12 @@ Worker* Worker::pool_[Worker::kMaxWorkers];
 Atomic<int> Worker::pool_size_{0};
 // 200 ms: libomp's default KMP_BLOCKTIME; the runtime sets the real value.
 Atomic<uint64_t> Worker::spin_ns_{200'000'000};
+Atomic<bool> Worker::oversubscribed_{false};
+
+void Worker::relax() {
+  if (oversubscribed_.load(memory_order_relaxed)) sched_yield();
+  else cpu_relax();
+}
 
 static WorkHooks g_hooks;
 static std::mutex g_pool_mutex;  // serialises pool growth and shutdown (rare)
@@ -203,7 +212,7 @@ void Worker::sleep_if_idle() {
     uint64_t start = now_ns();
     for (unsigned i = 1;; ++i) {
       if (has_work()) return;
-      cpu_relax();
+      relax();
       // Reading the clock every 64 polls keeps its cost (~20 ns) under a few
       // percent of the loop; a guess, not measured.
       if ((i & 63) == 0 && budget != UINT64_MAX && now_ns() - start >= budget) break;
@@ -294,6 +303,8 @@ void Worker::ensure_pool(int n, PinFn pin) {
     if (rc != 0) fatal("cannot start worker thread %d: %s", i, strerror(rc));
     pool_size_.store(i + 1, memory_order_release);  // pairs with the acquire in pool_size()
   }
+  static const int cpus = int(allowed_cpus().size());
+  oversubscribed_.store(pool_size_.load(memory_order_relaxed) > cpus, memory_order_relaxed);
 }
 
 void Worker::shutdown_pool() {
@@ -317,6 +328,7 @@ void Worker::shutdown_pool() {
   pool_[0] = nullptr;
   t_current_ = nullptr;
   pool_size_.store(0, memory_order_release);
+  oversubscribed_.store(false, memory_order_relaxed);
 }
 
 }  // namespace bobbin::ult

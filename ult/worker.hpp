@@ -99,6 +99,11 @@ class alignas(kCacheLine) Worker {
   // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
   // UINT64_MAX = never sleep (OMP_WAIT_POLICY=active).
   static void set_spin_ns(uint64_t ns) { spin_ns_.store(ns, memory_order_relaxed); }
+  // One step of a spin-wait: a pause instruction, or — when the pool has more
+  // workers than the process has processors — sched_yield, so that spinning
+  // workers hand their processor to the ones that would end the wait.
+  static void relax();
+  static bool oversubscribed() { return oversubscribed_.load(memory_order_relaxed); }
   static uint64_t spin_ns() { return spin_ns_.load(memory_order_relaxed); }
 
   // Entry of every fiber's first activation (called from fiber.cpp).
@@ -125,6 +130,7 @@ class alignas(kCacheLine) Worker {
   static Worker* pool_[kMaxWorkers];
   static Atomic<int> pool_size_;
   static Atomic<uint64_t> spin_ns_;
+  static Atomic<bool> oversubscribed_;
 
   const int id_;
   pthread_t thread_{};
