@@ -4,11 +4,21 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/api.hpp"
 
 namespace bobbin::rt {
+
+// OMP_ALLOCATOR: a predefined allocator, or a predefined memory space with
+// traits (spec 21.5.1); alloc.cpp parses it and builds the allocator.
+struct AllocatorSetting {
+  uintptr_t predefined = 1;  // an omp_allocator_handle_t below 100; 0 when `memspace` is used
+  uintptr_t memspace = 0;    // omp_memspace_handle_t
+  std::vector<std::pair<int, uintptr_t>> traits;  // (omp_alloctrait_key_t, value)
+  std::string text;          // normalised, for displays
+};
 
 struct Settings {
   std::vector<int> num_threads;      // OMP_NUM_THREADS, one value per nesting level; empty = default
@@ -28,12 +38,29 @@ struct Settings {
   std::string kmp_affinity;          // KMP_AFFINITY, raw (mapped onto places by places.cpp)
   int num_teams = 0;                 // OMP_NUM_TEAMS, 0 = unset
   int teams_thread_limit = 0;        // OMP_TEAMS_THREAD_LIMIT, 0 = unset
+  int default_device = 0;            // OMP_DEFAULT_DEVICE (default-device-var)
+  bool display_affinity = false;     // OMP_DISPLAY_AFFINITY (display-affinity-var)
+  std::string affinity_format;       // OMP_AFFINITY_FORMAT (affinity-format-var)
+  AllocatorSetting allocator;        // OMP_ALLOCATOR (def-allocator-var)
+  bool tool = true;                  // OMP_TOOL (tool-var): enabled unless disabled
+  bool tool_set = false;             // OMP_TOOL given?
+  std::string tool_libraries;        // OMP_TOOL_LIBRARIES (tool-libraries-var)
+  std::string tool_verbose_init;     // OMP_TOOL_VERBOSE_INIT (tool-verbose-init-var)
+  int target_offload = 0;            // OMP_TARGET_OFFLOAD: 0 default, 1 mandatory, 2 disabled
+  bool debug = false;                // OMP_DEBUG (debug-var)
 };
 
 // Parses the environment (once). Bad values warn and keep the default.
 const Settings& settings();
-// Lines of "NAME='value'" for OMP_DISPLAY_ENV and bobbin-info.
-std::vector<std::string> describe_settings(bool verbose);
+// One row of the table as displays show it (OMP_DISPLAY_ENV, bobbin-info).
+struct SettingLine {
+  std::string name, value, doc;
+  bool vendor;  // a KMP_* or BOBBIN_* variable: shown under verbose only
+};
+// Every variable with the initial value of what it sets; vendor rows only if
+// `verbose`. Call after initialisation for the values the runtime derived
+// (places, binding).
+std::vector<SettingLine> describe_settings(bool verbose);
 
 // Spin budgets derived from the wait policy (ns): how long a blocked fiber
 // spins before parking, and how long an idle worker spins before sleeping.
