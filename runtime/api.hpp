@@ -320,4 +320,144 @@ const char* interop_rc_desc(const void* interop, int rc);
 [[noreturn]] void unsupported(const char* what);
 const char* version_string();
 
+// ---- added for the GOMP ABI ----
+// What gcc's code generation needs beyond the calls above, in ABI-neutral
+// terms: worksharing constructs that the caller steps through chunk by chunk
+// (an ordered turn passed per chunk, a team-shared scratch block, task
+// reductions of the construct), combined parallel worksharing regions, one
+// thread's data handed to the others at the end of a single, tasks whose body
+// is a function plus a copy of a data block, and task reductions whose private
+// copies the compiler lays out, initialises and combines itself (the runtime
+// only allocates them and says where they are). Implemented in workshare.cpp,
+// task_closure.cpp and block_reduction.cpp.
+
+// Task reductions on compiler-laid-out storage (block_reduction.cpp). Each
+// thread of the team owns `per_thread` bytes of every block, zero-filled; an
+// item is a reduced variable, found by its original address, at `offset`
+// within a thread's part.
+struct BlockReductionItem {
+  uintptr_t addr;
+  std::size_t offset;
+};
+struct ReductionBlock {
+  std::size_t per_thread = 0;  // a multiple of `align`
+  std::size_t align = 1;
+  const BlockReductionItem* items = nullptr;  // sorted by offset
+  int nitems = 0;
+  char* storage = nullptr;     // out: nthreads * per_thread bytes (null if never allocated)
+  // Where else the storage's address goes, as soon as it is allocated: the
+  // compiler's code may read it (in other threads, in tasks) before the call
+  // that allocated it returns. May be null.
+  uintptr_t* publish = nullptr;
+};
+// Allocates the blocks for this team and binds them to the innermost taskgroup
+// of the current task: until that taskgroup ends they are visible to it and
+// to every task created in it. Returns the handle reductions_unregister takes.
+void* reductions_register(ReductionBlock* blocks, int n);
+// Frees the storage (after the taskgroup ended and the compiler combined it).
+void reductions_unregister(void* handle);
+// Replaces each of ptrs[0..n) (an original variable's address, or an address
+// inside any thread's copy of it) with the same item in the calling thread's
+// copy; for i < norigs also stores the original's address in origs[i].
+void reductions_remap(void** ptrs, std::size_t n, void** origs, std::size_t norigs);
+// Ends the innermost taskgroup and the task reductions bound to it.
+void taskgroup_end_bound();
+
+// A worksharing construct as gcc's entry points describe it (workshare.cpp).
+struct WorkshareStart {
+  bool loop = true;            // false: no iterations (scope; a block of scratch only)
+  LoopKind kind = LoopKind::Static;
+  bool ordered = false;        // ordered regions take turns per chunk (see dispatch_next_ordered)
+  int64_t chunk = 0;
+  LoopBounds bounds{0, -1, 1, false, 8};
+  bool claim = true;           // false: join only; the caller's first call is dispatch_next
+  int doacross_ndims = 0;      // ordered(n): the dependence space, over which the loop runs its first dimension
+  const DoacrossDim* doacross = nullptr;
+  std::size_t scratch_size = 0;  // > 0: a zero-filled block shared by the team until every thread left
+  void* scratch = nullptr;       // out
+  ReductionBlock* reductions = nullptr;  // task reductions of the construct: opens a taskgroup in
+  int nreductions = 0;                   // each thread, bound to storage the first thread allocates
+};
+// Joins the construct; with a loop and `claim`, returns the first chunk as
+// dispatch_next does (false: nothing for this thread).
+bool workshare_begin(WorkshareStart& w, int64_t* lower, int64_t* upper, int64_t* stride, bool* last);
+// The next chunk of an ordered loop: first hands the ordered turn on past the
+// chunk this thread finished (waiting for the turn if the thread never entered
+// an ordered region in it), then claims the next chunk. ordered_begin() waits
+// for the chunk's first iteration, and ordered_end() must not be called.
+bool dispatch_next_ordered(int64_t* lower, int64_t* upper, int64_t* stride, bool* last);
+// Leaves the construct: its scratch block, doacross space and barrier.
+enum class WorkshareWait : uint8_t { None, Barrier, CancellableBarrier };
+bool workshare_end(WorkshareWait wait);  // true: the region was cancelled
+// The end of a worksharing construct's task reductions: ends the taskgroup
+// workshare_begin opened, releases the storage, then waits at a barrier
+// unless the construct was cancelled.
+void workshare_reductions_end(bool cancelled);
+// ordered(n): the number of dimensions of the current doacross loop, and a
+// wait whose vector the caller produces one element at a time.
+void doacross_wait_each(int64_t first, int64_t (*next)(void* ctx), void* ctx);
+
+// A parallel region whose threads first join a worksharing construct, or
+// bind task reductions, before the body (combined `parallel for`,
+// `parallel sections`, `parallel reduction(task, ...)`).
+struct RegionSetup {
+  WorkshareStart* workshare = nullptr;   // joined without claiming (claim is ignored)
+  ReductionBlock* reductions = nullptr;  // allocated for the largest team the request allows
+  int nreductions = 0;
+  int team_size = 0;                     // out: the team that ran
+  void* reductions_handle = nullptr;     // out: for reductions_unregister
+};
+void fork_with(const ForkRequest& req, RegionSetup& setup);
+
+// single with copyprivate: null for the thread that runs the block; every
+// other thread gets, once that thread called single_copy_end(data), `data`.
+void* single_copy_begin();
+void single_copy_end(void* data);
+
+// The one unnamed critical section, and the lock for atomics the compiler
+// cannot make lock-free.
+void unnamed_critical_begin();
+void unnamed_critical_end();
+void atomic_fallback_begin();
+void atomic_fallback_end();
+
+// The allocate clause's allocations: mem_alloc, except that a failed
+// allocation ends the program with a message (spec 6.6: null_fb acts as
+// abort_fb for them).
+void* mem_alloc_clause(std::size_t size, std::size_t align, AllocatorHandle a);
+
+// The error directive at execution time: prints `msg` (`len` bytes; null: no
+// message); `fatal` then ends the program.
+void error_directive(const char* msg, std::size_t len, bool fatal);
+
+// Tasks whose body is fn(copy of a data block) (task_closure.cpp).
+struct ClosureTask {
+  void (*fn)(void*) = nullptr;
+  void* data = nullptr;
+  void (*copy)(void* dst, void* src) = nullptr;  // null: the block is copied bytewise
+  std::size_t size = 0, align = 1;
+  bool if_clause = true, tied = true, final_ = false;
+  int priority = 0;
+  const DepItem* deps = nullptr;
+  int ndeps = 0;
+  // detach: the event handle is stored at these places before the block is copied.
+  void** event_slots[2] = {nullptr, nullptr};
+};
+void task_closure(const ClosureTask& t);
+// taskloop over [start, end) by `step` (gcc's form): each task's copy of the
+// block gets its own bounds in its first two 8-byte words.
+struct ClosureTaskloop {
+  ClosureTask task;  // deps and detach are not used
+  int64_t start = 0, end = 0, step = 1;  // step: the two's complement of the decrement when counting down
+  bool is_unsigned = false;
+  bool up = true;       // counting up (start < end) or down
+  int sched = 0;        // 0: default, 1: grainsize, 2: num_tasks
+  uint64_t grain = 0;
+  bool strict = false, nogroup = false;
+  ReductionBlock* reductions = nullptr;  // taskloop reduction: bound in the taskloop's taskgroup
+  int nreductions = 0;
+  void* reductions_handle = nullptr;     // out (null: the loop was empty and nothing was allocated)
+};
+void taskloop_closure(ClosureTaskloop& t);
+
 }  // namespace bobbin::rt

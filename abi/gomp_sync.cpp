@@ -1,0 +1,60 @@
+// GOMP_* entry points for barriers, single (with and without copyprivate),
+// critical, the atomic fallback lock, scope, the error directive and the
+// allocator calls gcc emits for the allocate clause.
+#include <cstring>
+
+#include "abi/gomp_types.hpp"
+#include "runtime/api.hpp"
+
+using namespace bobbin;
+using namespace bobbin::abi::gomp;
+
+BOBBIN_EXPORT void GOMP_barrier(void) { rt::barrier(); }
+BOBBIN_EXPORT bool GOMP_barrier_cancel(void) { return rt::cancel_barrier(); }
+
+BOBBIN_EXPORT bool GOMP_single_start(void) { return rt::single_begin(); }
+// single copyprivate(...): null for the thread that runs the block; the
+// others get its data once it called GOMP_single_copy_end (gcc then copies
+// and calls GOMP_barrier).
+BOBBIN_EXPORT void* GOMP_single_copy_start(void) { return rt::single_copy_begin(); }
+BOBBIN_EXPORT void GOMP_single_copy_end(void* data) { rt::single_copy_end(data); }
+
+BOBBIN_EXPORT void GOMP_critical_start(void) { rt::unnamed_critical_begin(); }
+BOBBIN_EXPORT void GOMP_critical_end(void) { rt::unnamed_critical_end(); }
+// critical(name): gcc passes a zero-initialised pointer-sized variable per
+// name (.gomp_critical_user_<name>); the runtime's lock word fits in it.
+BOBBIN_EXPORT void GOMP_critical_name_start(void** name) { rt::critical_begin(name); }
+BOBBIN_EXPORT void GOMP_critical_name_end(void** name) { rt::critical_end(name); }
+BOBBIN_EXPORT void GOMP_atomic_start(void) { rt::atomic_fallback_begin(); }
+BOBBIN_EXPORT void GOMP_atomic_end(void) { rt::atomic_fallback_end(); }
+
+// scope with task reductions (gcc emits nothing for a scope without them): a
+// worksharing construct without iterations; gcc follows it with a barrier and
+// GOMP_workshare_task_reduction_unregister.
+BOBBIN_EXPORT void GOMP_scope_start(uintptr_t* reductions) {
+  Reductions red(reductions);
+  rt::WorkshareStart w;
+  w.loop = false;
+  w.reductions = red.blocks();
+  w.nreductions = red.size();
+  int64_t lo, hi, st;
+  bool last;
+  rt::workshare_begin(w, &lo, &hi, &st, &last);
+  red.write_back(nullptr);
+}
+
+// The error directive at execution (OpenMP 5.1). msglen is the message's
+// length, or kMsgNulTerminated for a C string.
+BOBBIN_EXPORT void GOMP_warning(const char* msg, size_t msglen) {
+  rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, false);
+}
+BOBBIN_EXPORT void GOMP_error(const char* msg, size_t msglen) {
+  rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, true);
+}
+
+// The allocate clause on private variables (gcc 12 emits these for
+// allocate(allocator: list) on a construct).
+BOBBIN_EXPORT void* GOMP_alloc(size_t alignment, size_t size, uintptr_t allocator) {
+  return rt::mem_alloc_clause(size, alignment, allocator);
+}
+BOBBIN_EXPORT void GOMP_free(void* ptr, uintptr_t /*allocator*/) { rt::mem_free(ptr); }

@@ -1,0 +1,259 @@
+// Worksharing constructs driven the way gcc's entry points drive them, on top
+// of the loop dispatcher (loop.cpp) and the single/copyprivate protocol
+// (sync.cpp):
+//   - loops and sections whose chunks the caller claims one at a time, with
+//     an ordered turn that passes per chunk (below);
+//   - a scratch block the team shares for one construct;
+//   - one thread's data handed to the others at the end of a single;
+//   - parallel regions whose threads join a construct before the body;
+//   - the unnamed critical section, the atomic fallback lock, and the error
+//     directive.
+//
+// Ordered turns per chunk. The kmpc protocol passes the ordered turn once per
+// iteration (the compiler calls dispatch_iteration_done after each). gcc's
+// code calls nothing per iteration: it only asks for the next chunk. So here
+// the turn belongs to a chunk: ordered_begin() (loop.cpp) waits until the
+// turn reaches the chunk's first iteration (the cursor's `cur`, which nothing
+// advances inside the chunk), ordered regions inside the chunk need nothing
+// more, and dispatch_next_ordered hands the turn on to the iteration after
+// the chunk before it claims another one. A thread whose chunk ran no ordered
+// region still waits for its turn there, so turns are never skipped.
+// Invariant O: ordered_next only grows, and only the thread whose chunk
+// starts at ordered_next moves it (to that chunk's end).
+//
+// Team-shared data (scratch blocks, task-reduction storage) is created by the
+// first thread that reaches the construct and handed to the others with the
+// single/copyprivate protocol (team_once): two barriers, paid only by the
+// constructs that ask for such data (scan reductions, reduction(task, ...)).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <new>
+#include <vector>
+
+#include "runtime/api.hpp"
+#include "runtime/block_reduction.hpp"
+#include "runtime/loop_state.hpp"
+#include "runtime/team.hpp"
+#include "ult/log.hpp"
+
+namespace bobbin::rt {
+
+namespace {
+
+// A scratch block: zero-filled, shared by the team until every thread left
+// the construct (the last one frees it).
+struct alignas(16) Scratch {
+  Atomic<int> refs;
+  // the block follows
+  char* data() { return reinterpret_cast<char*>(this + 1); }
+};
+
+// Which scratch block each OpenMP thread of this worker holds, by (thread,
+// team): a thread that holds one and opens a nested region may hold another
+// in the inner team. Only this worker's fibers touch it (fibers never move).
+struct ScratchUse {
+  const Thread* thread;
+  const Team* team;
+  Scratch* block;
+};
+thread_local std::vector<ScratchUse> t_scratch;
+
+void* join_scratch(Thread* th, std::size_t size) {
+  struct Make {
+    std::size_t size;
+    int nthreads;
+  } make{size, th->team->nthreads};
+  auto* s = static_cast<Scratch*>(team_once(
+      [](void* ctx) -> void* {
+        auto* m = static_cast<Make*>(ctx);
+        void* mem = calloc(1, sizeof(Scratch) + m->size);
+        if (!mem) fatal("out of memory allocating a %zu-byte worksharing scratch block", m->size);
+        auto* blk = new (mem) Scratch;
+        blk->refs.store(m->nthreads, memory_order_relaxed);  // published by team_once's barriers
+        return blk;
+      },
+      &make));
+  t_scratch.push_back(ScratchUse{th, th->team, s});
+  return s->data();
+}
+
+void leave_scratch(Thread* th) {
+  for (auto it = t_scratch.rbegin(); it != t_scratch.rend(); ++it) {
+    if (it->thread != th || it->team != th->team) continue;
+    Scratch* s = it->block;
+    t_scratch.erase(std::next(it).base());
+    // acq_rel: the last thread frees after every other thread's last use.
+    if (s->refs.fetch_sub(1, memory_order_acq_rel) == 1) free(s);
+    return;
+  }
+}
+
+void copy_pointer(void* dst, void* src) { *static_cast<void**>(dst) = *static_cast<void**>(src); }
+
+// The unnamed critical section and the atomic fallback: lock words as
+// critical_begin takes them (sync.cpp), each on its own line.
+struct alignas(kCacheLine) LockWord {
+  Atomic<uint32_t> word{0};
+};
+LockWord g_unnamed_critical;
+LockWord g_atomic_fallback;
+
+}  // namespace
+
+void* team_once(void* (*make)(void* ctx), void* ctx) {
+  void* result = nullptr;
+  bool first = single_begin();
+  if (first) result = make(ctx);
+  copyprivate(&result, &copy_pointer, first);
+  return result;
+}
+
+bool workshare_begin(WorkshareStart& w, int64_t* lower, int64_t* upper, int64_t* stride, bool* last) {
+  Thread* th = current_thread_fast();
+  if (w.reductions && w.nreductions > 0) workshare_reductions_begin(w.reductions, w.nreductions);
+  if (w.scratch_size > 0) w.scratch = join_scratch(th, w.scratch_size);
+  if (!w.loop) return true;
+  if (w.doacross_ndims > 0) doacross_init(w.doacross_ndims, w.doacross);
+  dispatch_init(w.kind, w.ordered, w.chunk, w.bounds);
+  if (!w.claim) return false;
+  return dispatch_next(lower, upper, stride, last);
+}
+
+bool dispatch_next_ordered(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) {
+  Thread* th = current_thread_fast();
+  LoopCursor& c = th->cursor;
+  LoopBuffer* buf = c.buf;
+  if (buf && buf->ordered && th->team->nthreads > 1 && c.end > c.cur) {
+    uint64_t first = c.cur;
+    // Invariant O. acquire: pairs with the release below of the previous chunk's owner.
+    buf->ordered_ww.wait([&] { return buf->ordered_next.load(memory_order_acquire) == first; });
+    buf->ordered_next.store(c.end, memory_order_release);
+    buf->ordered_ww.notify_all();
+    c.cur = c.end;  // passed: a second call must not wait again
+  }
+  return dispatch_next(lower, upper, stride, last);
+}
+
+bool workshare_end(WorkshareWait wait) {
+  Thread* th = current_thread_fast();
+  leave_scratch(th);
+  doacross_fini();  // nothing unless the loop was a doacross loop
+  switch (wait) {
+    case WorkshareWait::None: return false;
+    case WorkshareWait::Barrier: barrier(); return false;
+    case WorkshareWait::CancellableBarrier: return cancel_barrier();
+  }
+  return false;
+}
+
+void doacross_wait_each(int64_t first, int64_t (*next)(void* ctx), void* ctx) {
+  LoopBuffer* buf = current_thread_fast()->cursor.dep_buf;
+  if (!buf) return;  // not in a doacross loop: nothing to wait for
+  int64_t vec[8];
+  vec[0] = first;
+  for (int d = 1; d < buf->dep_ndims; ++d) vec[d] = next(ctx);
+  doacross_wait(vec);
+}
+
+// ---- combined parallel worksharing -----------------------------------------
+
+namespace {
+
+struct Prologue {
+  RegionBody body;
+  RegionSetup* setup;
+};
+
+// Every thread of the new team runs this instead of the body.
+void region_with_setup(void* p) {
+  auto* pro = static_cast<Prologue*>(p);
+  RegionSetup& s = *pro->setup;
+  Thread* th = current_thread_fast();
+  if (th->tid == 0) s.team_size = th->team->nthreads;  // tid 0 is the thread that called fork_with
+  if (s.nreductions > 0) {
+    taskgroup_begin();
+    struct Make {
+      ReductionBlock* blocks;
+      int n, nthreads;
+    } make{s.reductions, s.nreductions, th->team->nthreads};
+    auto* rec = static_cast<BlockRecord*>(team_once(
+        [](void* ctx) -> void* {
+          auto* m = static_cast<Make*>(ctx);
+          return reductions_create(m->blocks, m->n, m->nthreads, 1);  // released by reductions_unregister
+        },
+        &make));
+    if (th->tid == 0) s.reductions_handle = rec;
+    reductions_bind(rec);
+  }
+  if (s.workshare) {
+    WorkshareStart w = *s.workshare;
+    w.claim = false;
+    int64_t lo, hi, st;
+    bool last;
+    workshare_begin(w, &lo, &hi, &st, &last);
+  }
+  reinterpret_cast<void (*)(void*)>(pro->body.fn)(pro->body.data);
+  if (s.nreductions > 0) taskgroup_end_bound();
+}
+
+}  // namespace
+
+void fork_with(const ForkRequest& req, RegionSetup& setup) {
+  if (req.body.kind != RegionBody::Kind::DataPointer) fatal("internal error: fork_with takes a data-pointer body");
+  Prologue pro{req.body, &setup};
+  ForkRequest r = req;
+  r.body = RegionBody{RegionBody::Kind::DataPointer, reinterpret_cast<void*>(&region_with_setup), 0, nullptr, &pro};
+  fork(r);
+  // team_once made the record in the team; tid 0 (this thread) kept it.
+  if (setup.reductions_handle) {
+    reductions_report(static_cast<BlockRecord*>(setup.reductions_handle), setup.reductions, setup.nreductions);
+  }
+}
+
+// ---- single with copyprivate -------------------------------------------------
+// The thread that runs the block publishes its data and meets the others at a
+// barrier; they read the data after it. The compiler's barrier that follows
+// the construct keeps the data alive (and copy_src unchanged) until every
+// thread copied it.
+
+void* single_copy_begin() {
+  Thread* th = current_thread_fast();
+  if (single_begin()) return nullptr;
+  barrier();  // pairs with single_copy_end's barrier: copy_src is published
+  return th->team->copy_src;
+}
+
+void single_copy_end(void* data) {
+  Thread* th = current_thread_fast();
+  if (th->team->nthreads == 1) return;
+  th->team->copy_src = data;  // published by the barrier's release
+  barrier();
+}
+
+// ---- global locks, allocate clause, error directive ---------------------------------
+
+void unnamed_critical_begin() { critical_begin(&g_unnamed_critical.word); }
+void unnamed_critical_end() { critical_end(&g_unnamed_critical.word); }
+void atomic_fallback_begin() { critical_begin(&g_atomic_fallback.word); }
+void atomic_fallback_end() { critical_end(&g_atomic_fallback.word); }
+
+void* mem_alloc_clause(std::size_t size, std::size_t align, AllocatorHandle a) {
+  void* p = mem_alloc(size, align, a);
+  if (!p && size) fatal("out of memory allocating %zu bytes for an allocate clause", size);
+  return p;
+}
+
+void error_directive(const char* msg, std::size_t len, bool fatal_error) {
+  const char* what = fatal_error ? "fatal error: error directive encountered" : "error directive encountered";
+  if (msg) warn("%s: %.*s", what, int(len), msg);
+  else warn("%s", what);
+  if (!fatal_error) return;
+  // Spec 10.1: the program stops. _Exit rather than exit: atexit handlers and
+  // static destructors must not run while other threads are in the region.
+  fflush(nullptr);
+  _Exit(EXIT_FAILURE);
+}
+
+}  // namespace bobbin::rt
