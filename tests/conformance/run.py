@@ -12,11 +12,24 @@ The environment is made repeatable: inherited OMP_*, KMP_*, GOMP_* and CONF_*
 variables are dropped (BOBBIN_* knobs pass through), then the --env values are
 set. CONF_EXPECT_BOBBIN tells the program which runtime it must find (check.h).
 
+--sweep VAR=v1,v2,... (repeatable) runs the program once per combination of
+the listed values (the cross product), each on top of the --env values, and
+reports every combination that fails with its own reproduce line; after
+--sweep-max-failures failed combinations the rest are skipped. --variant
+'VAR=v;VAR2=w' (repeatable) adds one alternative set of values: the runs are
+then every variant times every --sweep combination.
+
+--expect-unsupported NAME: Bobbin does not implement NAME yet and aborts
+with "bobbin: NAME is not supported yet". A run that ends that way exits 1
+(Meson registers the test with should_fail: EXPECTED FAIL); a pass exits 0
+(UNEXPECTED PASS: drop the marker); any other failure exits 99 (ERROR).
+
 Exit status: 0 pass, 1 fail, 99 harness error (Meson reports 99 as an error
 even for a test registered with should_fail).
 """
 
 import argparse
+import itertools
 import os
 import re
 import resource
@@ -44,6 +57,14 @@ def parse_args():
                     help='seconds before the program is killed (CONF_TIMEOUT overrides)')
     ap.add_argument('--max-address-space-mib', type=int, default=0,
                     help='RLIMIT_AS for the program, for runs that may ask for absurd amounts of memory')
+    ap.add_argument('--sweep', action='append', default=[], metavar='VAR=V1,V2,...',
+                    help='run once per combination of these values (cross product)')
+    ap.add_argument('--variant', action='append', default=[], metavar="'VAR=V;VAR2=W'",
+                    help='one alternative set of values; runs every variant x every --sweep combination')
+    ap.add_argument('--sweep-max-failures', type=int, default=3,
+                    help='skip the remaining combinations after this many failed')
+    ap.add_argument('--expect-unsupported', metavar='NAME',
+                    help='in the Bobbin modes, expect the one-line abort for NAME (see above)')
     ap.add_argument('binary')
     return ap.parse_args()
 
@@ -165,6 +186,62 @@ def run(args, env, timeout):
     return proc.returncode, output.decode(errors='replace'), timed_out, time.monotonic() - start
 
 
+def sweep_combinations(variants, sweeps):
+    """[[(VAR, value), ...], ...]: every --variant times the cross product of
+    the --sweep lists."""
+    axes = []
+    if variants:
+        axis = []
+        for item in variants:
+            pairs = [p.partition('=') for p in item.split(';') if p]
+            if not pairs or any(not sep for _, sep, _ in pairs):
+                raise SystemExit(f"run.py: --variant {item!r} is not 'VAR=V;VAR2=W'")
+            axis.append(tuple((k, v) for k, _, v in pairs))
+        axes.append(axis)
+    for item in sweeps:
+        key, sep, values = item.partition('=')
+        if not sep or not values:
+            raise SystemExit(f'run.py: --sweep {item!r} is not VAR=V1,V2,...')
+        axes.append([((key, v),) for v in values.split(',')])
+    return [[kv for group in c for kv in group] for c in itertools.product(*axes)]
+
+
+def run_once(args, env, tag):
+    """Runs the program once; prints its output and a PASS/FAIL line.
+    Returns 0 pass, 1 fail, or 99 for a failure other than the expected
+    unsupported-feature abort."""
+    timeout = float(os.environ.get('CONF_TIMEOUT', args.timeout))
+    set_vars = ' '.join(f'{k}={shlex.quote(env[k])}' for k in sorted(env)
+                        if k.startswith(SCRUBBED + ('BOBBIN_', 'LD_PRELOAD', 'LD_LIBRARY_PATH')))
+    reproduce = f'env {set_vars} {shlex.quote(os.path.abspath(args.binary))}'
+    if args.max_address_space_mib:
+        reproduce = f'(ulimit -v {args.max_address_space_mib << 10}; {reproduce})'
+    expected = f'bobbin: {args.expect_unsupported} is not supported yet' \
+        if args.expect_unsupported and args.mode in BOBBIN_MODES else None
+    output = ''
+    try:
+        code, output, timed_out, seconds = run(args, env, timeout)
+        if output:
+            sys.stdout.write(output if output.endswith('\n') else output + '\n')
+        if timed_out:
+            raise Failure(f'timed out after {timeout:g} s (killed)')
+        if code != 0:
+            why = reason_from_output(output)
+            raise Failure(describe_exit(code) + (f': {why}' if why else ''))
+    except Failure as f:
+        print(f'reproduce: {reproduce}')
+        if expected and expected in output:
+            print(f'EXPECTED FAIL {tag}: {expected}')
+            return 1
+        print(f'FAIL {tag}: {f}')
+        return 99 if expected else 1
+    if expected:
+        print(f'UNEXPECTED PASS {tag}: {args.expect_unsupported} works now; drop the expect-unsupported marker')
+    else:
+        print(f'PASS {tag} ({seconds:.2f} s)')
+    return 0
+
+
 def main():
     args = parse_args()
     name = args.name or os.path.basename(args.binary)
@@ -176,30 +253,31 @@ def main():
         print(f'ERROR {tag}: no {args.lib}')
         return 99
     env = build_env(args)
-    timeout = float(os.environ.get('CONF_TIMEOUT', args.timeout))
-    set_vars = ' '.join(f'{k}={shlex.quote(env[k])}' for k in sorted(env)
-                        if k.startswith(SCRUBBED + ('LD_PRELOAD', 'LD_LIBRARY_PATH')))
-    reproduce = f'env {set_vars} {shlex.quote(os.path.abspath(args.binary))}'
-    if args.max_address_space_mib:
-        reproduce = f'(ulimit -v {args.max_address_space_mib << 10}; {reproduce})'
     try:
         if args.mode in BOBBIN_MODES:
             check_exports(args.binary, args.lib)
         if args.mode == 'linked':
             check_linked(args.binary)
-        code, output, timed_out, seconds = run(args, env, timeout)
-        if output:
-            sys.stdout.write(output if output.endswith('\n') else output + '\n')
-        if timed_out:
-            raise Failure(f'timed out after {timeout:g} s (killed)')
-        if code != 0:
-            why = reason_from_output(output)
-            raise Failure(describe_exit(code) + (f': {why}' if why else ''))
     except Failure as f:
-        print(f'reproduce: {reproduce}')
         print(f'FAIL {tag}: {f}')
         return 1
-    print(f'PASS {tag} ({seconds:.2f} s)')
+    if not args.sweep and not args.variant:
+        return run_once(args, env, tag)
+    combos = sweep_combinations(args.variant, args.sweep)
+    failed, worst = [], 0
+    for i, combo in enumerate(combos):
+        if len(failed) >= args.sweep_max_failures:
+            print(f'SKIPPED {len(combos) - i} of {len(combos)} combinations after {len(failed)} failures')
+            break
+        what = ' '.join(f'{k}={v}' for k, v in combo)
+        status = run_once(args, {**env, **dict(combo)}, f'{name} [{args.mode} {what}]')
+        if status:
+            failed.append(what)
+            worst = max(worst, status)
+    if failed:
+        print(f'FAIL {tag}: {len(failed)} of {len(combos)} combinations failed: ' + '; '.join(failed))
+        return worst
+    print(f'PASS {tag}: all {len(combos)} combinations')
     return 0
 
 
