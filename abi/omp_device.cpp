@@ -40,3 +40,13 @@ BOBBIN_EXPORT const char* omp_get_interop_type_desc(const omp_interop_t interop,
 BOBBIN_EXPORT const char* omp_get_interop_rc_desc(const omp_interop_t interop, omp_interop_rc_t rc) {
   return rt::interop_rc_desc(interop, rc);
 }
+
+// libomptarget asks the host runtime for target-offload-var at start-up, in
+// libomp's numbering (kmp_target_offload_kind: 0 disabled, 1 default, 2 mandatory).
+BOBBIN_EXPORT int __kmpc_get_target_offload(void) {
+  switch (rt::target_offload()) {
+    case rt::TargetOffload::Disabled: return 0;
+    case rt::TargetOffload::Mandatory: return 2;
+    default: return 1;
+  }
+}

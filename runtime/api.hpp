@@ -307,6 +307,8 @@ int device_num();       // the device the caller runs on: the host
 void set_default_device(int device);
 int default_device();   // default-device-var of the current task
 int control_tool(int command, int modifier, void* arg);  // omp_control_tool_result_t
+enum class TargetOffload { Default, Mandatory, Disabled };
+TargetOffload target_offload();  // OMP_TARGET_OFFLOAD (target-offload-var), for libomptarget
 // Interop objects: Bobbin creates none, so every object is omp_interop_none.
 int interop_num_properties(const void* interop);
 intptr_t interop_int(const void* interop, int property, int* rc);

@@ -43,6 +43,14 @@ int default_device() { return current_thread_fast()->icv.default_device; }
 
 int control_tool(int, int, void*) { return omp_control_tool_notool; }
 
+TargetOffload target_offload() {
+  switch (settings().target_offload) {
+    case 1: return TargetOffload::Mandatory;
+    case 2: return TargetOffload::Disabled;
+    default: return TargetOffload::Default;
+  }
+}
+
 namespace {
 
 // Property ids run from omp_ipr_first (-9) to -1 (spec 18.12, table 18.3);

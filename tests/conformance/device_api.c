@@ -1,7 +1,9 @@
 /* Device queries of a host-only program (spec 18.7): no offload devices,
  * the host's device number is omp_get_num_devices(), and default-device-var
  * is an ICV of each task (OMP_DEFAULT_DEVICE sets it; CONF_EXPECT_DEVICE).
- * omp_control_tool: env_tool.c. */
+ * The kmpc runtimes tell libomptarget OMP_TARGET_OFFLOAD through
+ * __kmpc_get_target_offload (0 disabled, 1 default, 2 mandatory;
+ * CONF_EXPECT_OFFLOAD). omp_control_tool: env_tool.c. */
 #include "check.h"
 
 int main(void) {
@@ -29,5 +31,8 @@ int main(void) {
   CHECK(inherited, "a team did not inherit default-device-var");
   CHECK(in_parallel_ok, "omp_set_default_device in a thread of a team did not take");
   CHECK_EQ("omp_get_default_device() after a region that set it", omp_get_default_device(), 3);
+
+  int (*offload)(void) = (int (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "__kmpc_get_target_offload");
+  if (offload) CHECK_EQ("__kmpc_get_target_offload()", offload(), conf_env_long("CONF_EXPECT_OFFLOAD", 1));
   return conf_end();
 }
