@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 static void capture(const char *fmt, const char *want) {
-  char buf[256];
+  char buf[2048];
   size_t n = omp_capture_affinity(buf, sizeof buf, fmt);
   CHECK(strcmp(buf, want) == 0 && n == strlen(want), "capture \"%s\": \"%s\" (%zu), want \"%s\"", fmt, buf, n, want);
 }
@@ -51,7 +51,7 @@ int main(void) {
   CHECK(n == 10 && strcmp(buf, "000") == 0, "capture into 4 bytes: \"%s\" (%zu)", buf, n);
   CHECK_EQ("omp_capture_affinity(NULL, 0, \"%5n\")", omp_capture_affinity(NULL, 0, "%5n"), 5);
 
-  char host[256], want[600];
+  char host[256], want[2048];
   gethostname(host, sizeof host);
   snprintf(want, sizeof want, "%s|%s|%ld|%ld|%-12s|%12s", host, host, (long)getpid(), (long)getpid(), host, host);
   capture("%H|%{host}|%P|%{process_id}|%12H|%.12{host}", want);
