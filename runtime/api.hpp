@@ -255,6 +255,12 @@ bool cancel(int kind);              // true: the construct is cancelled, leave i
 bool cancellation_point(int kind);  // true: cancelled, leave the construct
 bool cancel_barrier();              // a barrier; true if the region was cancelled
 
+// Nested regions: 1 gang, 2 steal, 0 the default (BOBBIN_NESTED). `next_only`:
+// only the next region the calling thread opens; otherwise every later one.
+void set_nested_mode(int mode, bool next_only);
+int nested_mode();
+void print_scheduler_state();  // every worker's queue and gang stack, to stderr
+
 // omp_pause_resource: 1 soft, 2 hard. Returns 0 on success.
 int pause_resources(int kind);
 
@@ -321,6 +327,7 @@ const char* interop_rc_desc(const void* interop, int rc);
 // ---- diagnostics --------------------------------------------------------------
 [[noreturn]] void unsupported(const char* what);
 const char* version_string();
+
 
 // ---- added for the GOMP ABI ----
 // What gcc's code generation needs beyond the calls above, in ABI-neutral

@@ -206,9 +206,10 @@ void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::
       while (p <= list.size()) {
         std::size_t c = list.find(',', p);
         std::string item = list.substr(p, c == std::string::npos ? std::string::npos : c - p);
+        // One place per processor, as libomp: a range a-b is b-a+1 places.
         std::size_t dash = item.find('-');
-        if (dash != std::string::npos) item = item.substr(0, dash) + ":" + std::to_string(atoi(item.c_str() + dash + 1) - atoi(item.c_str()) + 1);
-        explicit_places += (explicit_places.empty() ? "{" : ",{") + item + "}";
+        int lo = atoi(item.c_str()), hi = dash != std::string::npos ? atoi(item.c_str() + dash + 1) : lo;
+        for (int c = lo; c <= hi; ++c) explicit_places += (explicit_places.empty() ? "{" : ",{") + std::to_string(c) + "}";
         if (c == std::string::npos) break;
         p = c + 1;
       }
@@ -268,9 +269,11 @@ void places_init(const sched::Topology& topo) {
       if (comma == std::string::npos) break;
       pos = comma + 1;
     }
-    // "false" anywhere but alone is invalid (spec 6.4).
-    if (g_bind_list.size() > 1 && std::find(g_bind_list.begin(), g_bind_list.end(), omp_proc_bind_false) != g_bind_list.end()) {
-      warn("ignoring OMP_PROC_BIND='%s' (false must stand alone); using false", bind_spec.c_str());
+    // "false" and "true" may only stand alone (spec 6.4).
+    if (g_bind_list.size() > 1 &&
+        (std::find(g_bind_list.begin(), g_bind_list.end(), omp_proc_bind_false) != g_bind_list.end() ||
+         std::find(g_bind_list.begin(), g_bind_list.end(), omp_proc_bind_true) != g_bind_list.end())) {
+      warn("ignoring OMP_PROC_BIND='%s' (true and false must stand alone); using false", bind_spec.c_str());
       g_bind_list.clear();
     }
   }
@@ -283,6 +286,7 @@ void places_init(const sched::Topology& topo) {
 const std::vector<std::vector<int>>& places() { return g_places; }
 bool binding_requested() { return g_requested; }
 int initial_bind() { return g_bind_list.empty() ? omp_proc_bind_false : g_bind_list[0]; }
+int bind_list_length() { return int(g_bind_list.size()); }
 int bind_at(int pos, int fallback) {
   if (pos < 0 || std::size_t(pos) >= g_bind_list.size()) return fallback;
   return g_bind_list[std::size_t(pos)];

@@ -18,6 +18,7 @@ void places_init(const sched::Topology& topo);
 bool binding_requested();
 // bind-var of the initial task, and the element for nesting position `pos`.
 int initial_bind();
+int bind_list_length();
 int bind_at(int pos, int fallback);
 Binding initial_binding();
 // The places of the n members of a new team, by the spec's rules for `bind`.

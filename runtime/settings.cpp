@@ -345,6 +345,24 @@ const Row kRows[] = {
      },
      [](const Settings& st) { return std::string(st.debug ? "enabled" : "disabled"); },
      "OMPD debugging support (Bobbin has none)", false},
+    {"BOBBIN_NESTED", "gang",
+     [](const std::string& v, Settings& st) {
+       if (v == "gang") st.nested_mode = 1;
+       else if (v == "steal") st.nested_mode = 2;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.nested_mode == 2 ? "steal" : "gang"); },
+     "how nested parallel regions are scheduled: gang (no deadlock, no oversubscription) or steal", true},
+    {"OMP_GANG_SCHED", "BOBBIN_NESTED's value",
+     [](const std::string& v, Settings& st) {
+       bool on;
+       if (!parse_bool(v, &on)) return false;
+       if (!getenv("BOBBIN_NESTED")) st.nested_mode = on ? 1 : 2;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.nested_mode == 1 ? "1" : "0"); },
+     "the HClib-based OpenMP runtime's spelling: 1 gang-schedules nested regions, 0 steals", true},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
      "an hwloc synthetic topology to model (read by the scheduler)", true},

@@ -36,6 +36,7 @@ struct Settings {
   std::string places;                // OMP_PLACES, raw (parsed by places.cpp against the topology)
   std::string proc_bind;             // OMP_PROC_BIND, raw (parsed by places.cpp)
   std::string kmp_affinity;          // KMP_AFFINITY, raw (mapped onto places by places.cpp)
+  int nested_mode = 1;               // BOBBIN_NESTED / OMP_GANG_SCHED: 1 gang, 2 steal
   int num_teams = 0;                 // OMP_NUM_TEAMS, 0 = unset
   int teams_thread_limit = 0;        // OMP_TEAMS_THREAD_LIMIT, 0 = unset
   int default_device = 0;            // OMP_DEFAULT_DEVICE (default-device-var)

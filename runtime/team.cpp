@@ -26,10 +26,12 @@
 #include <climits>
 #include <ctime>
 #include <mutex>
+#include <string>
 #include <utility>
 
 #include "config.hpp"
 #include "runtime/settings.hpp"
+#include "scheduler/gang.hpp"
 #include "scheduler/topology.hpp"
 #include "scheduler/worker_loop.hpp"
 #include "ult/guard.hpp"
@@ -70,7 +72,9 @@ void reset_implicit_task(Task* t, Team* team) {
 // so it is pinned only when the user asked for binding.
 void pin_worker(int id) {
   if (id == 0 && !g_pin_initial) return;
-  follow_place(id % num_places());
+  // places() directly: this runs during initialisation (num_places() would
+  // re-enter ensure_initialized's call_once and hang).
+  follow_place(id % int(places().size()));
 }
 
 void describe_fiber(ult::Fiber* f, char* buf, std::size_t len) {
@@ -96,7 +100,10 @@ Icvs initial_icvs(const Settings& st) {
   icv.bind_pos = 0;
   icv.default_device = st.default_device;
   if (!getenv("OMP_MAX_ACTIVE_LEVELS") && !st.nested_set) {
-    icv.max_active_levels = st.num_threads.size() > 1 ? int(st.num_threads.size()) : 1;
+    // A list of thread counts or of binding policies per level implies as
+    // many active levels (spec 6.2, 6.4).
+    int levels = std::max(int(st.num_threads.size()), bind_list_length());
+    icv.max_active_levels = levels > 1 ? levels : 1;
   }
   return icv;
 }
@@ -201,6 +208,13 @@ void member_main(ult::Fiber* f) {
   team->ww.notify_all();
 }
 
+// OMP_DISPLAY_ENV=verbose says, once, when a gang got fewer threads than asked.
+void report_smaller_gang(int asked, int got) {
+  static Atomic<bool> said{false};
+  if (settings().display_env != "verbose" || said.exchange(true, memory_order_relaxed)) return;
+  warn("a nested region asked for %d threads and got %d: a gang has at most one member per worker", asked, got);
+}
+
 int choose_team_size(Thread* me, const ForkRequest& req) {
   if (!req.if_clause) return 1;
   if (req.league) return req.num_threads;  // a teams construct: one initial thread per team
@@ -285,6 +299,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
   team->outermost = n > 1 && me == g_initial && me->team == &g_initial_team;
   team->league_num = 0;
   team->league_size = 1;
+  team->gang_key = 0;
   team->resize(n);
   team->members[0] = me;
   team->parent = me->team;
@@ -339,10 +354,113 @@ Thread* current_thread() {
 void ensure_initialized() { std::call_once(g_init_once, initialize); }
 const sched::Topology* current_topology() { return g_topology.get(); }
 
+namespace {
+Atomic<int> g_nested_override{0};  // bobbin_set_nested_mode(mode, all): 0 none
+
+int mode_for_next_region(Thread* me) {
+  int m = me->next_nested_mode;
+  me->next_nested_mode = 0;
+  if (!m) m = g_nested_override.load(memory_order_relaxed);
+  return m ? m : settings().nested_mode;
+}
+}  // namespace
+
+// Member i's descriptor: worker i's own for the initial thread's outermost
+// team, else one the team owns; waits until its fiber is reusable (Invariant
+// J). May yield: never call it with a lock held.
+Thread* member_descriptor(Team* team, int i) {
+  Thread* m;
+  if (team->outermost) {
+    if (!g_bound[i]) {
+      g_bound[i] = new Thread;
+      g_bound[i]->gtid = i;
+    }
+    m = g_bound[i];
+  } else {
+    while (team->owned.size() < std::size_t(i)) {
+      team->owned.push_back(std::make_unique<Thread>());
+      team->owned.back()->gtid = g_next_gtid.fetch_add(1, memory_order_relaxed);
+    }
+    m = team->owned[std::size_t(i - 1)].get();
+  }
+  if (!m->fiber.reusable()) WaitWord::spin([&] { return m->fiber.reusable(); });
+  while (!m->fiber.reusable()) ult::Worker::yield();
+  return m;
+}
+
+// Fork step 4-5: the master runs its part, then waits for the members and
+// the team's tasks (the region's closing barrier), and takes its context back.
+void run_and_join(Thread* me, Team* team, const RegionBody& body) {
+  if (team->nthreads > 1) display_affinity_if_enabled();
+  invoke(body, me);
+  // acquire: pairs with the members' acq_rel decrements.
+  help_until(me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); });
+  if (me->current_task->domain) deps_clear_domain(me->current_task);
+  restore_context(me, team);
+}
+
+// A gang-scheduled nested region (scheduler/gang.cpp has the protocol).
+// Nothing between the reservation and the queueing of the members may
+// yield: the reservation lock is a kernel mutex.
+void fork_gang(Thread* me, const ForkRequest& req, int n) {
+  if (ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
+  n = std::min(reserve_threads(n), ult::Worker::pool_size());
+  Icvs icv = child_icvs(me->icv);
+  // Descriptors first (this may yield), for as many members as could be granted.
+  std::size_t depth = std::size_t(me->ctx_depth);
+  if (me->hot.size() <= depth) me->hot.resize(depth + 1);
+  if (!me->hot[depth]) me->hot[depth] = std::make_unique<Team>();
+  Team* team = me->hot[depth].get();
+  team->outermost = false;
+  team->resize(n);
+  for (int i = 1; i < n; ++i) team->members[std::size_t(i)] = member_descriptor(team, i);
+  ult::Worker* here = ult::Worker::current();
+  int creator = here && here->in_pool() ? here->id() : 0;
+  Binding none{-1, me->binding.part_start, me->binding.part_len};
+  int got = n;
+  std::vector<uint64_t> ancestors;  // the gangs this thread is in, innermost first
+  for (const Team* t = me->team; t; t = t->parent)
+    if (t->gang_key) ancestors.push_back(t->gang_key);
+  sched::GangReservation res = sched::reserve_gang(creator, n, me->team->level + 1, ancestors, [&](sched::GangReservation& r) {
+    got = int(r.workers.size());
+    std::vector<Thread*> members(team->members.begin(), team->members.begin() + got);
+    enter_team(me, got, req.body);  // the hot team above: same context depth
+    team->gang_key = r.key;
+    for (int i = 1; i < got; ++i) {
+      Thread* m = members[std::size_t(i)];
+      team->members[std::size_t(i)] = m;
+      start_thread_in(m, team, i, icv, none);
+      m->fiber.prepare(&member_main, m, /*movable=*/true);  // stealable only where eligible (G5)
+      m->fiber.set_order_key(r.key);
+      ult::Worker::at(r.workers[std::size_t(i)])->submit(&m->fiber);
+    }
+  });
+  if (got < n) {
+    report_smaller_gang(n, got);
+    release_threads(n - got + 1);
+  }
+  sched::run_earlier_gangs(res.key, ancestors);  // G4: the fork is a scheduling point
+  sched::gang_master_enter(res.key);
+  start_thread_in(me, team, 0, icv, none);
+  run_and_join(me, team, req.body);
+  release_threads(got);
+  sched::gang_master_leave(res.key);
+}
+
 void fork(const ForkRequest& req) {
   Thread* me = current_thread_fast();
-  int bind = req.proc_bind >= 0 ? req.proc_bind : me->pushed_bind >= 0 ? me->pushed_bind : me->icv.bind;
+  // With bind-var false, binding is disabled and proc_bind clauses have no
+  // effect (spec 12.1.3).
+  int bind = me->icv.bind == 0 ? 0 : req.proc_bind >= 0 ? req.proc_bind : me->pushed_bind >= 0 ? me->pushed_bind : me->icv.bind;
   int n = choose_team_size(me, req);
+  // A region opened inside another active region (or by a team of a
+  // league) is nested: gang-scheduled unless steal mode is chosen.
+  bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
+  bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0;
+  if (gang) {
+    fork_gang(me, req, n);
+    return;
+  }
   if (!req.league) n = reserve_threads(n);
   Icvs icv = child_icvs(me->icv);
   std::vector<Binding>& bindings = me->bindings_scratch;
@@ -353,23 +471,7 @@ void fork(const ForkRequest& req) {
   if (team->outermost) ult::Worker::ensure_pool(n, &pin_worker);
   ult::Worker* here = ult::Worker::current();
   for (int i = 1; i < n; ++i) {
-    Thread* m;
-    if (team->outermost) {
-      if (!g_bound[i]) {
-        g_bound[i] = new Thread;
-        g_bound[i]->gtid = i;
-      }
-      m = g_bound[i];
-    } else {
-      if (team->owned.size() < std::size_t(i)) {
-        team->owned.push_back(std::make_unique<Thread>());
-        team->owned.back()->gtid = g_next_gtid.fetch_add(1, memory_order_relaxed);
-      }
-      m = team->owned[std::size_t(i - 1)].get();
-    }
-    // Invariant J.
-    if (!m->fiber.reusable()) WaitWord::spin([&] { return m->fiber.reusable(); });
-    while (!m->fiber.reusable()) ult::Worker::yield();
+    Thread* m = member_descriptor(team, i);
     team->members[std::size_t(i)] = m;
     const Binding& b = bindings[std::size_t(i)];
     start_thread_in(m, team, i, icv, b);
@@ -386,13 +488,38 @@ void fork(const ForkRequest& req) {
   }
 
   start_thread_in(me, team, 0, icv, n > 1 && bind != 0 ? bindings[0] : me->binding);
-  if (n > 1) display_affinity_if_enabled();
-  invoke(req.body, me);
-  // Step 4. acquire: pairs with the members' acq_rel decrements.
-  help_until(me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); });
-  if (me->current_task->domain) deps_clear_domain(me->current_task);
-  restore_context(me, team);
+  run_and_join(me, team, req.body);
   if (!req.league) release_threads(n);
+}
+
+// ---- nested mode ---------------------------------------------------------------
+
+
+void set_nested_mode(int mode, bool next_only) {
+  if (mode < 0 || mode > 2) return;
+  if (next_only) current_thread_fast()->next_nested_mode = mode;
+  else g_nested_override.store(mode, memory_order_relaxed);
+}
+
+int nested_mode() {
+  int m = g_nested_override.load(memory_order_relaxed);
+  return m ? m : settings().nested_mode;
+}
+
+void print_scheduler_state() {
+  auto stacks = sched::gang_stacks();
+  int n = ult::Worker::pool_size();
+  for (int i = 0; i < n; ++i) {
+    ult::Worker* w = ult::Worker::at(i);
+    std::string line = "bobbin: worker " + std::to_string(i) + ": " + std::to_string(w ? w->ready_count() : 0) +
+                       " queued, gang stack [";
+    for (std::size_t k = 0; k < stacks[std::size_t(i)].size(); ++k) {
+      uint64_t key = stacks[std::size_t(i)][k];
+      line += (k ? " " : "") + std::to_string(key >> 48) + ":" + std::to_string(key & ((uint64_t(1) << 48) - 1));
+    }
+    line += "]\n";
+    fputs(line.c_str(), stderr);
+  }
 }
 
 void push_num_threads(int n) { current_thread_fast()->pushed_nthreads = n; }
@@ -408,7 +535,7 @@ void begin_serialized() {
 void end_serialized() {
   Thread* me = current_thread_fast();
   Team* team = me->team;
-  if (team->level == 0) fatal("__kmpc_end_serialized_parallel without a matching begin");
+  if (team->level == 0) fatal("the end of a serialized parallel region without its beginning");
   help_until(me, [&] { return team_quiescent(team); });
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   restore_context(me, team);

@@ -77,6 +77,7 @@ struct Thread {
   int pushed_nthreads = 0;
   int pushed_bind = -1;
   int pushed_teams_lower = 0, pushed_teams_upper = 0, pushed_teams_limit = 0;
+  int next_nested_mode = 0;  // bobbin_set_nested_mode(..., next_only): for the next region only
   std::vector<Binding> bindings_scratch;  // fork's place assignment, reused
   int ctx_depth = 0;         // contexts saved on this thread (enter_team/restore)
   // Teams this thread created, reused region after region ("hot"), by context depth.
@@ -93,6 +94,7 @@ struct alignas(kCacheLine) Team {
   bool outermost = false;    // members are bound to workers 1..n-1
   int league_num = 0;        // host teams: this team's number in its league (level-0 teams only)
   int league_size = 1;       // host teams: teams in the league
+  uint64_t gang_key = 0;     // the gang this team is (0: not gang-scheduled)
   RegionBody body{};
   std::vector<Thread*> members;                 // [0] is the master
   std::vector<std::unique_ptr<Thread>> owned;   // descriptors of nested members, reused

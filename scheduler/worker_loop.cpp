@@ -1,18 +1,32 @@
-// Steal mode for fibers: an idle worker looks at the other workers' run
-// queues, nearest id first, for a fiber that has not started and may move.
-// Tasks (a later layer) plug into the same hooks.
+// What an idle worker does beyond its own run queue. Steal mode for fibers:
+// it looks at the other workers' run queues, nearest id first, for a fiber
+// that has not started and may move; gang members only where gang.cpp says
+// the worker is eligible. Tasks are found by the team's threads themselves
+// at their scheduling points (runtime/task.cpp), not here.
 #include "scheduler/worker_loop.hpp"
 
+#include "scheduler/gang.hpp"
+
 namespace bobbin::sched {
+
+// gang.cpp
+bool may_start(ult::Worker& w, ult::Fiber* f);
+void gang_fiber_started(ult::Worker& w, ult::Fiber* f);
+void gang_fiber_finished(ult::Worker& w, ult::Fiber* f);
 
 namespace {
 
 ult::Fiber* find_work(ult::Worker& self) {
   int n = ult::Worker::pool_size();
+  bool pooled = self.in_pool();
+  int me = self.id();
+  auto may_take = [pooled, me](ult::Fiber* c) {
+    return c->order_key() == 0 || !pooled || is_eligible(me, c->order_key());
+  };
   for (int k = 1; k < n; ++k) {
-    ult::Worker* victim = ult::Worker::at((self.id() + k) % n);
+    ult::Worker* victim = ult::Worker::at((me + k) % n);
     if (!victim || victim == &self) continue;
-    if (ult::Fiber* f = victim->steal_unstarted([](ult::Fiber*) { return true; })) return f;
+    if (ult::Fiber* f = victim->steal_unstarted(may_take)) return f;
   }
   return nullptr;
 }
@@ -39,7 +53,9 @@ void wake_one_sleeper(ult::Worker* except) {
 
 }  // namespace
 
-void install_worker_loop() { ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work}); }
+void install_worker_loop() {
+  ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work, &may_start, &gang_fiber_started, &gang_fiber_finished});
+}
 
 void spread(ult::Fiber* f, ult::Worker* origin) {
   // A thread outside the pool has no idle loop that would drain its queue

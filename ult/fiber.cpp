@@ -11,6 +11,29 @@
 #include "ult/log.hpp"
 #include "ult/worker.hpp"
 
+// ThreadSanitizer tracks one call stack and one vector clock per kernel
+// thread; a context switch it does not know about mixes the fibers of a
+// worker into one thread: their function entries and exits interleave on
+// one shadow stack (wrong stacks in reports, and an unbounded shadow stack
+// on long runs), and accesses of two fibers on one worker look ordered. So
+// in a TSan build each fiber gets its own TSan context, and switch_to
+// announces every switch (__tsan_switch_to_fiber, the annotation TSan
+// documents for swapcontext-style switches). A worker's own context
+// (native_) adopts the thread's context the first time it switches away.
+// Switches synchronize (flags 0): the after-switch action and the message
+// on the stack are ordered by the switch itself, so an unsynchronized
+// switch would report them as races; races between workers are still seen.
+#if defined(__SANITIZE_THREAD__)
+#define BOBBIN_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define BOBBIN_TSAN_FIBERS 1
+#endif
+#endif
+#if BOBBIN_TSAN_FIBERS
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace bobbin::ult {
 
 namespace bc = boost::context::detail;
@@ -43,9 +66,20 @@ void complete_switch(bc::transfer_t t) {
 }
 }  // namespace
 
+Fiber::~Fiber() {
+#if BOBBIN_TSAN_FIBERS
+  if (tsan_ && !native_) __tsan_destroy_fiber(tsan_);
+#endif
+}
+
 void Fiber::prepare(Entry entry, void* user, bool movable) {
   BOBBIN_ASSERT(reusable());
+#if BOBBIN_TSAN_FIBERS
+  if (tsan_ && !native_) __tsan_destroy_fiber(tsan_);  // Idle: not running anywhere
+  tsan_ = nullptr;
+#endif
   movable_ = movable;
+  order_key_ = 0;
   entry_ = entry;
   user_ = user;
   ctx_ = nullptr;
@@ -64,6 +98,11 @@ void FiberOps::switch_to(Fiber* from, Fiber* to, AfterSwitch after, void* arg) {
     to->ctx_ = bc::make_fcontext(to->stack_.top(), to->stack_.usable(), trampoline);
   }
   SwitchMsg m{from, after, arg, to};
+#if BOBBIN_TSAN_FIBERS
+  if (!from->tsan_) from->tsan_ = __tsan_get_current_fiber();  // a native context's first switch
+  if (!to->tsan_) to->tsan_ = __tsan_create_fiber(0);
+  __tsan_switch_to_fiber(to->tsan_, 0);
+#endif
   bc::transfer_t t = bc::jump_fcontext(to->ctx_, &m);
   complete_switch(t);  // resumed: whoever jumped here left its message in t.data
 }

@@ -30,6 +30,7 @@ class Fiber {
   using Entry = void (*)(Fiber*);
 
   Fiber() = default;
+  ~Fiber();  // fiber.cpp: releases the ThreadSanitizer context, if any
   Fiber(const Fiber&) = delete;
   Fiber& operator=(const Fiber&) = delete;
 
@@ -38,6 +39,12 @@ class Fiber {
   void prepare(Entry entry, void* user, bool movable = false);
 
   void* user() const { return user_; }
+  // An opaque ordering key the scheduler layer gives a fiber before it is
+  // queued (0: none). Fibers with a key wait in their worker's ordered queue,
+  // served before the plain FIFO, lowest key first. ult/ never reads meaning
+  // into it.
+  uint64_t order_key() const { return order_key_; }
+  void set_order_key(uint64_t k) { order_key_ = k; }
   void set_user(void* u) { user_ = u; }
   Worker* home() const { return home_; }
   bool started() const { return ctx_ != nullptr; }
@@ -62,6 +69,8 @@ class Fiber {
   Fiber* next_ = nullptr;         // run-queue link; guarded by the queue's lock
   bool native_ = false;           // a kernel thread's own context: no stack to manage
   bool movable_ = false;          // written by prepare (owner); read under the run-queue lock
+  void* tsan_ = nullptr;          // ThreadSanitizer builds only: the fiber's TSan context (fiber.cpp)
+  uint64_t order_key_ = 0;        // written by the owner before queueing; see order_key()
 };
 
 // The context-switch primitive; implemented in fiber.cpp, the only file that

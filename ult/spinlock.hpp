@@ -3,6 +3,8 @@
 // a fiber switch except where a function's name says it hands the lock over.
 #pragma once
 
+#include <sched.h>
+
 #include "ult/atomic.hpp"
 #include "ult/tsa.hpp"
 
@@ -14,7 +16,13 @@ class CAPABILITY("mutex") SpinLock {
     // acquire: pairs with the release in unlock(), so the holder sees what the
     // previous holder wrote.
     while (held_.exchange(true, memory_order_acquire)) {
-      while (held_.load(memory_order_relaxed)) cpu_relax();
+      // A holder preempted by the OS (more workers than cores) would make us
+      // spin for its whole time slice: past a bound, give the core away.
+      // 1024 polls: a guess, far above a critical section's length here.
+      for (unsigned i = 0; held_.load(memory_order_relaxed); ++i) {
+        if (i < 1024) cpu_relax();
+        else sched_yield();
+      }
     }
   }
   bool try_lock() TRY_ACQUIRE(true) {

@@ -80,7 +80,12 @@ void install_work_hooks(WorkHooks hooks) { g_hooks = hooks; }
 void Worker::enqueue(Fiber* f) {
   {
     SpinGuard g(lock_);
-    ready_.push_back(f);
+    if (f->order_key_ && !f->started()) {
+      ordered_.insert_ordered(f);
+    } else {
+      ready_.push_back(f);
+      fifo_len_.fetch_add(1, memory_order_relaxed);
+    }
     // relaxed: a hint for lock-free polling; the lock orders the push itself.
     ready_len_.fetch_add(1, memory_order_relaxed);
     if (f->movable_ && !f->started()) movable_len_.fetch_add(1, memory_order_relaxed);
@@ -91,12 +96,26 @@ void Worker::enqueue(Fiber* f) {
 Fiber* Worker::pop_ready() {
   if (ready_len_.load(memory_order_relaxed) == 0) return nullptr;
   SpinGuard g(lock_);
-  Fiber* f = ready_.pop_front();
+  Fiber* f = ordered_.front();
+  if (f && g_hooks.may_start && !g_hooks.may_start(*this, f)) f = nullptr;
+  if (f) {
+    ordered_.pop_front();
+  } else if ((f = ready_.pop_front())) {
+    fifo_len_.fetch_sub(1, memory_order_relaxed);
+  }
   if (f) {
     ready_len_.fetch_sub(1, memory_order_relaxed);
     if (f->movable_ && !f->started()) movable_len_.fetch_sub(1, memory_order_relaxed);
   }
   return f;
+}
+
+uint64_t Worker::lowest_startable_key() {
+  if (ready_len_.load(memory_order_relaxed) == 0) return 0;
+  SpinGuard g(lock_);
+  Fiber* f = ordered_.front();
+  if (!f || (g_hooks.may_start && !g_hooks.may_start(*this, f))) return 0;
+  return f->order_key_;
 }
 
 void Worker::submit(Fiber* f) {
@@ -117,6 +136,7 @@ void Worker::run(Fiber* f) {
   if (!f->started()) {
     f->home_ = this;
     f->stack_ = stacks_.take();
+    if (f->order_key_ && g_hooks.keyed_started) g_hooks.keyed_started(*this, f);
   }
   BOBBIN_ASSERT(f->home_ == this);
   // relaxed: only this worker's thread reads Running; unpark compares against Parked.
@@ -132,6 +152,7 @@ void Worker::switch_away(AfterSwitch after, void* arg) {
   if (!next->started() && next != &idle_) {
     next->home_ = this;
     next->stack_ = stacks_.take();
+    if (next->order_key_ && g_hooks.keyed_started) g_hooks.keyed_started(*this, next);
   }
   next->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
   Fiber* from = running_;
@@ -192,6 +213,7 @@ void Worker::fiber_main(Fiber* f) {
 
 void Worker::after_finish(Fiber* from, void*) {
   Worker* w = t_current_;  // == from->home_: fibers never migrate
+  if (from->order_key_ && g_hooks.keyed_finished) g_hooks.keyed_finished(*w, from);
   w->stacks_.give(from->stack_);
   from->stack_ = Stack{};
   from->ctx_ = nullptr;
@@ -202,16 +224,32 @@ void Worker::after_finish(Fiber* from, void*) {
 
 // ---- the idle context -----------------------------------------------------
 
+bool Worker::ordered_startable() {
+  if (ready_len_.load(memory_order_relaxed) == fifo_len_.load(memory_order_relaxed)) return false;
+  SpinGuard g(lock_);
+  Fiber* f = ordered_.front();
+  return f && (!g_hooks.may_start || g_hooks.may_start(*this, f));
+}
+
 void Worker::sleep_if_idle() {
-  auto has_work = [this] {
-    return ready_len_.load(memory_order_relaxed) != 0 || stopping_.load(memory_order_relaxed) ||
-           (g_hooks.has_work && g_hooks.has_work(*this));
+  // Work for this worker: its FIFO, the head of its ordered queue if it may
+  // start (a held-back one is not work yet), or — checked less often, since
+  // it looks at every other worker — something to steal.
+  auto own_work = [this] {
+    return fifo_len_.load(memory_order_relaxed) != 0 || stopping_.load(memory_order_relaxed);
+  };
+  auto has_work = [&] {
+    return own_work() || ordered_startable() || (g_hooks.has_work && g_hooks.has_work(*this));
   };
   uint64_t budget = spin_ns_.load(memory_order_relaxed);
   if (budget) {
     uint64_t start = now_ns();
     for (unsigned i = 1;; ++i) {
-      if (has_work()) return;
+      if (own_work()) return;
+      // Every 64 polls: the ordered head and stealable work (a guess, so the
+      // poll stays cheap while the reaction stays well under a microsecond
+      // per poll times 64).
+      if ((i & 63) == 0 && has_work()) return;
       relax();
       // Reading the clock every 64 polls keeps its cost (~20 ns) under a few
       // percent of the loop; a guess, not measured.
@@ -312,12 +350,15 @@ void Worker::shutdown_pool() {
   int n = pool_size_.load(memory_order_relaxed);
   if (n == 0) return;
   BOBBIN_ASSERT(t_current_ == pool_[0] && t_current_->running_ == &t_current_->root_);
+  // Stop every worker before deleting any: a running idle loop still scans
+  // the other workers (stealing, has_work) until it sees its own stop.
   for (int i = 1; i < n; ++i) {
-    Worker* w = pool_[i];
-    w->stopping_.store(true, memory_order_release);  // pairs with the acquire in idle_loop
-    w->notify();
-    pthread_join(w->thread_, nullptr);
-    delete w;
+    pool_[i]->stopping_.store(true, memory_order_release);  // pairs with the acquire in idle_loop
+    pool_[i]->notify();
+  }
+  for (int i = 1; i < n; ++i) pthread_join(pool_[i]->thread_, nullptr);
+  for (int i = 1; i < n; ++i) {
+    delete pool_[i];
     pool_[i] = nullptr;
   }
   Worker* w0 = pool_[0];

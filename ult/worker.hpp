@@ -28,6 +28,20 @@ class FiberQueue {
     return f;
   }
   bool empty() const { return head_ == nullptr; }
+  // Inserts keeping ascending order_key (FIFO among equal keys). Queues are short.
+  void insert_ordered(Fiber* f) {
+    Fiber** p = &head_;
+    Fiber* prev = nullptr;
+    while (*p && (*p)->order_key_ <= f->order_key_) {
+      prev = *p;
+      p = &(*p)->next_;
+    }
+    f->next_ = *p;
+    *p = f;
+    if (!f->next_) tail_ = f;
+    (void)prev;
+  }
+  Fiber* front() const { return head_; }
 
  private:
   Fiber* head_ = nullptr;
@@ -42,6 +56,13 @@ struct WorkHooks {
   // Whether find_work might succeed now; called after a worker announces it
   // is going to sleep (see the sleep protocol). Must be cheap and lock-free.
   bool (*has_work)(Worker& w) = nullptr;
+  // Whether w may start this queued, not-started fiber with an order key now
+  // (checked at the head of the ordered queue; false leaves it queued).
+  // Called with w's run-queue lock held: must take only leaf locks.
+  bool (*may_start)(Worker& w, Fiber* f) = nullptr;
+  // A fiber with an order key starts, or finishes, on w (on w's thread).
+  void (*keyed_started)(Worker& w, Fiber* f) = nullptr;
+  void (*keyed_finished)(Worker& w, Fiber* f) = nullptr;
 };
 void install_work_hooks(WorkHooks hooks);
 
@@ -70,6 +91,9 @@ class alignas(kCacheLine) Worker {
   void notify();
 
   std::size_t ready_count() const { return ready_len_.load(memory_order_relaxed); }
+  // The lowest order key among queued fibers that have one and that the
+  // may_start hook lets start now (0 if none). Worker's own thread.
+  uint64_t lowest_startable_key();
   // Not-started movable fibers queued here: what other workers may steal.
   std::size_t movable_count() const { return movable_len_.load(memory_order_relaxed); }
   bool is_sleeping() const { return sleeping_.load(memory_order_relaxed) == 1; }
@@ -120,6 +144,7 @@ class alignas(kCacheLine) Worker {
   void switch_away(AfterSwitch after, void* arg);
   void run(Fiber* f);
   void sleep_if_idle();
+  bool ordered_startable();
   static void after_yield(Fiber* from, void* arg);
   static void after_park(Fiber* from, void* arg);
   static void after_finish(Fiber* from, void* arg);
@@ -143,8 +168,10 @@ class alignas(kCacheLine) Worker {
 
   SpinLock lock_;
   FiberQueue ready_ GUARDED_BY(lock_);
+  FiberQueue ordered_ GUARDED_BY(lock_);  // fibers with an order key, ascending; served first
   Atomic<std::size_t> ready_len_{0};  // written under lock_, read lock-free as a hint
   Atomic<std::size_t> movable_len_{0};  // likewise, counting not-started movable fibers
+  Atomic<std::size_t> fifo_len_{0};     // likewise, fibers in ready_ (not ordered_)
 
   // Sleep protocol word: 1 while the worker is (about to be) asleep on the futex.
   alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
@@ -155,12 +182,14 @@ template <class Pred>
 Fiber* Worker::steal_unstarted(Pred pred) NO_THREAD_SAFETY_ANALYSIS {
   if (movable_len_.load(memory_order_relaxed) == 0) return nullptr;
   SpinGuard g(lock_);
-  FiberQueue keep;
   Fiber* found = nullptr;
-  while (Fiber* f = ready_.pop_front()) {
-    if (!found && f->movable_ && !f->started() && pred(f)) found = f; else keep.push_back(f);
+  for (FiberQueue* q : {&ordered_, &ready_}) {
+    FiberQueue keep;
+    while (Fiber* f = q->pop_front()) {
+      if (!found && f->movable_ && !f->started() && pred(f)) found = f; else keep.push_back(f);
+    }
+    *q = keep;
   }
-  ready_ = keep;
   if (found) {
     ready_len_.fetch_sub(1, memory_order_relaxed);
     movable_len_.fetch_sub(1, memory_order_relaxed);
