@@ -209,7 +209,8 @@ void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::
         // One place per processor, as libomp: a range a-b is b-a+1 places.
         std::size_t dash = item.find('-');
         int lo = atoi(item.c_str()), hi = dash != std::string::npos ? atoi(item.c_str() + dash + 1) : lo;
-        for (int c = lo; c <= hi; ++c) explicit_places += (explicit_places.empty() ? "{" : ",{") + std::to_string(c) + "}";
+        for (int cpu = lo; cpu <= hi; ++cpu)
+          explicit_places += (explicit_places.empty() ? "{" : ",{") + std::to_string(cpu) + "}";
         if (c == std::string::npos) break;
         p = c + 1;
       }

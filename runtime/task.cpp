@@ -361,6 +361,9 @@ void taskgroup_end() {
 }
 
 bool in_final() { return current_thread_fast()->current_task->final_; }
-int max_task_priority() { return g_max_priority; }
+int max_task_priority() {
+  ensure_initialized();
+  return g_max_priority;
+}
 
 }  // namespace bobbin::rt

@@ -208,7 +208,8 @@ void member_main(ult::Fiber* f) {
   team->ww.notify_all();
 }
 
-// OMP_DISPLAY_ENV=verbose says, once, when a gang got fewer threads than asked.
+// OMP_DISPLAY_ENV=verbose says, once, when a gang got fewer threads than asked
+// (only with dyn-var true).
 void report_smaller_gang(int asked, int got) {
   static Atomic<bool> said{false};
   if (settings().display_env != "verbose" || said.exchange(true, memory_order_relaxed)) return;
@@ -404,7 +405,10 @@ void run_and_join(Thread* me, Team* team, const RegionBody& body) {
 // yield: the reservation lock is a kernel mutex.
 void fork_gang(Thread* me, const ForkRequest& req, int n) {
   if (ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
-  n = std::min(reserve_threads(n), ult::Worker::pool_size());
+  n = reserve_threads(n);
+  // Fewer threads than asked only where the spec allows it: dyn-var true.
+  bool narrow = me->icv.dynamic;
+  if (narrow) n = std::min(n, ult::Worker::pool_size());
   Icvs icv = child_icvs(me->icv);
   // Descriptors first (this may yield), for as many members as could be granted.
   std::size_t depth = std::size_t(me->ctx_depth);
@@ -422,7 +426,8 @@ void fork_gang(Thread* me, const ForkRequest& req, int n) {
   for (const Team* t = me->team; t; t = t->parent)
     if (t->gang_key) ancestors.push_back(t->gang_key);
   sched::GangReservation res = sched::reserve_gang(creator, n, me->team->level + 1, ancestors, [&](sched::GangReservation& r) {
-    got = int(r.workers.size());
+    int width = int(r.workers.size());
+    got = narrow ? width : n;
     std::vector<Thread*> members(team->members.begin(), team->members.begin() + got);
     enter_team(me, got, req.body);  // the hot team above: same context depth
     team->gang_key = r.key;
@@ -432,7 +437,9 @@ void fork_gang(Thread* me, const ForkRequest& req, int n) {
       start_thread_in(m, team, i, icv, none);
       m->fiber.prepare(&member_main, m, /*movable=*/true);  // stealable only where eligible (G5)
       m->fiber.set_order_key(r.key);
-      ult::Worker::at(r.workers[std::size_t(i)])->submit(&m->fiber);
+      int w = r.workers[std::size_t(i % width)];
+      if (i >= width) sched::add_member_load(w);
+      ult::Worker::at(w)->submit(&m->fiber);
     }
   });
   if (got < n) {

@@ -7,8 +7,12 @@
 //
 // The protocol (the argument that it cannot deadlock is in README.md, and a
 // model of it, checked with spin, in gang.pml):
-//   G1. A gang's members run on distinct workers, never more members than
-//       workers (the region gets fewer threads otherwise, as the spec allows).
+//   G1. A gang's members run on distinct workers. The spec lets a region get
+//       fewer threads than asked only when dyn-var is true (OMP_DYNAMIC): then
+//       a gang never has more members than workers. With dyn-var false the
+//       team has the size asked for, and members beyond the reserved workers
+//       double up on them in turn; such a gang is still ordered (G2-G6), but
+//       members that share a worker cannot wait for each other in user code.
 //   G2. Gang ids come from one counter, under the same lock as the worker
 //       reservations, so reservations happen in gang-id order.
 //   G3. A worker serves queued gang members before anything else, lowest
@@ -111,6 +115,8 @@ GangReservation reserve_gang_locked(int creator, int want, int level, const std:
   for (int w : r.workers) g_workers[w].load.fetch_add(1, memory_order_relaxed);
   return r;
 }
+
+void add_member_load(int w) { g_workers[w].load.fetch_add(1, memory_order_relaxed); }
 
 void gang_master_enter(uint64_t key) {
   if (WorkerGangs* s = own()) add_active(*s, key);
