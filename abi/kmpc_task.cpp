@@ -17,9 +17,10 @@ void run_task(void* payload, int gtid) {
   t->routine(gtid, t);
 }
 
-void run_task_with_destructors(void* payload, int gtid) {
+// The compiler's destructors thunk: the runtime runs it once the body has
+// ended, for undeferred (if(0)) tasks too, as the compiler expects.
+void destroy_privates(void* payload, int gtid) {
   auto* t = static_cast<kmp_task_t*>(payload);
-  t->routine(gtid, t);
   t->data1.destructors(gtid, t);
 }
 
@@ -82,7 +83,8 @@ BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 f
                                                 size_t sizeof_shareds, kmp_routine_entry_t entry) {
   if (flags & kmp_task_proxy) rt::unsupported("proxy tasks");
   rt::TaskSpec spec;
-  spec.run = (flags & kmp_task_destructors_thunk) ? &run_task_with_destructors : &run_task;
+  spec.run = &run_task;
+  if (flags & kmp_task_destructors_thunk) spec.cleanup = &destroy_privates;
   spec.tied = (flags & kmp_task_tied) != 0;
   spec.final_ = (flags & kmp_task_final) != 0;
   if (flags & kmp_task_priority_specified) spec.priority_offset = int(offsetof(kmp_task_t, data2));

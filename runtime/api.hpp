@@ -159,7 +159,8 @@ void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)
 // ---- tasks -------------------------------------------------------------------
 
 struct TaskSpec {
-  void (*run)(void* payload, int gtid);  // runs the body (and any destructors)
+  void (*run)(void* payload, int gtid);      // runs the body
+  void (*cleanup)(void* payload, int gtid) = nullptr;  // after the body, deferred or not (destructors)
   bool tied = true;
   bool final_ = false;
   int priority = 0;

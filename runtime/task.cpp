@@ -118,12 +118,26 @@ void finish(Thread* th, Task* t) {
   team->ww.notify_all();  // a taskwait, taskgroup or barrier may be waiting for this
 }
 
+// Untied tasks: clang compiles an untied task as a state machine whose
+// routine, at a scheduling point, submits the task again and returns; the
+// runtime calls it again later (possibly on another thread) to run the next
+// part. A submission of a running task is such a continuation: it is only
+// noted (requeued) and the task is queued once its routine has returned, so
+// two threads never run it at once.
 void execute(Thread* th, Task* t) {
   Task* prev = th->current_task;
   th->current_task = t;
   t->running_group = t->group;
+  t->running = true;
   if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
+  t->running = false;
   th->current_task = prev;
+  if (t->requeued) {
+    t->requeued = false;
+    task_schedule_ready(th, t, false);
+    return;
+  }
+  if (t->cleanup) t->cleanup(t->payload(), th->gtid);
   if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
 
@@ -251,6 +265,7 @@ void* task_alloc(const TaskSpec& spec, std::size_t payload_size) {
   t->payload_offset = header_size();
   t->payload_size = payload_size;
   t->run = spec.run;
+  t->cleanup = spec.cleanup;
   t->tied = spec.tied;
   Task* parent = th->current_task;
   t->final_ = spec.final_ || parent->final_;
@@ -278,6 +293,10 @@ static void adopt(Thread* th, Task* t) {
 void task_submit(void* payload, const DepItem* deps, int ndeps) {
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
+  if (t->running) {  // an untied task's next part (see execute)
+    t->requeued = true;
+    return;
+  }
   if (t->priority_offset >= 0) {
     int p;
     memcpy(&p, static_cast<char*>(payload) + t->priority_offset, sizeof p);
@@ -294,12 +313,25 @@ void task_begin_undeferred(void* payload) {
   adopt(th, t);
   th->current_task = t;
   t->running_group = t->group;
+  t->running = true;
 }
 
 void task_end_undeferred(void* payload) {
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
+  t->running = false;
   th->current_task = t->parent;
+  // An untied if(0) task that stopped at a scheduling point: it is
+  // undeferred, so its remaining parts run here before the construct returns.
+  while (t->requeued) {
+    t->requeued = false;
+    th->current_task = t;
+    t->running = true;
+    t->run(payload, th->gtid);
+    t->running = false;
+    th->current_task = t->parent;
+  }
+  if (t->cleanup) t->cleanup(payload, th->gtid);
   if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
 

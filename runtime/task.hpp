@@ -46,7 +46,8 @@ inline uint32_t alive_of(int64_t c) { return uint32_t(uint64_t(c) >> 32); }
 inline uint32_t incomplete_of(int64_t c) { return uint32_t(uint64_t(c)); }
 
 struct alignas(kCacheLine) Task {
-  void (*run)(void* payload, int gtid) = nullptr;  // the body (abi's thunk)
+  void (*run)(void* payload, int gtid) = nullptr;      // the body (abi's thunk)
+  void (*cleanup)(void* payload, int gtid) = nullptr;  // after the body (destructors), may be null
   Team* team = nullptr;
   Task* parent = nullptr;       // the generating task (implicit tasks: null)
   TaskGroup* group = nullptr;   // innermost taskgroup the task was created in
@@ -64,6 +65,8 @@ struct alignas(kCacheLine) Task {
   bool tied = true;
   bool final_ = false;          // final clause true, or a descendant of a final task
   bool detachable = false;
+  bool running = false;         // its body is executing (set and read by the executing thread)
+  bool requeued = false;        // an untied task's routine re-submitted it: run it again
   uint8_t size_class = 0;       // task_alloc.cpp
   std::size_t payload_offset = 0;
   std::size_t payload_size = 0;

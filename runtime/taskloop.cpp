@@ -47,7 +47,7 @@ void taskloop(const TaskloopSpec& s) {
   }
   ntasks = std::min(ntasks, trip);
 
-  TaskSpec spec{pattern->run, pattern->tied, pattern->final_, pattern->priority};
+  TaskSpec spec{pattern->run, pattern->cleanup, pattern->tied, pattern->final_, pattern->priority};
   std::size_t size = pattern->payload_size;
   if (!s.nogroup) taskgroup_begin();
   uint64_t begin = 0;
@@ -64,12 +64,14 @@ void taskloop(const TaskloopSpec& s) {
     } else {
       task_begin_undeferred(copy);
       task_from_payload(copy)->run(copy, th->gtid);
-      task_end_undeferred(copy);
+      task_end_undeferred(copy);  // runs the cleanup
     }
     begin = end;
   }
   if (!s.nogroup) taskgroup_end();
-  // The pattern never ran and was never counted: just give its memory back.
+  // The pattern never ran and was never counted: destroy what the compiler
+  // constructed in it (its firstprivate copies), then give its memory back.
+  if (pattern->cleanup) pattern->cleanup(s.pattern, th->gtid);
   uint8_t cls = pattern->size_class;
   pattern->~Task();
   task_memory_free(pattern, cls);
