@@ -83,6 +83,8 @@ def dynamic_symbols(path, defined):
         if not fields:
             continue
         name, _, version = fields[-1].partition('@')
+        if name in syms and not version.startswith('@'):
+            continue  # name@node besides name@@default (libgomp's nodes): the default is what clang binaries get
         syms[name] = version.lstrip('@')
     return syms
 
@@ -158,7 +160,7 @@ def describe_exit(code):
 def reason_from_output(output):
     """The line of the program's output that best says what went wrong."""
     lines = output.splitlines()
-    patterns = (r'^FAIL ', r'^bobbin:', r'symbol lookup error', r'error while loading shared libraries',
+    patterns = (r'^FAIL ', r'^bobbin:', r'^SUMMARY: \w+Sanitizer', r'symbol lookup error', r'error while loading shared libraries',
                 r'version .* not found', r'Assertion', r'OMP: Error', r'[Ee]rror')
     for pat in patterns:
         for line in lines:
