@@ -16,6 +16,7 @@ static void work(void) {
 static void rounds(const char *where, int n) {
   for (int r = 0; r < n; r++) {
     int a = 0, b = 0, c = 0, readers = 0, set = 0, late = 0, fresh = 0;
+    (void)late; /* named only by depend clauses */
 #pragma omp task depend(out : a) shared(a)
     {
       work();

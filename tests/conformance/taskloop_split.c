@@ -5,11 +5,15 @@
    copy of a firstprivate tag. Without nogroup the construct waits for the
    tasks and all their descendants (implicit taskgroup); with nogroup a
    later taskwait or an enclosing taskgroup does. final, mergeable,
-   priority and if clauses on taskloop leave the iterations intact. */
+   priority, if and untied clauses on taskloop, and the combined forms
+   (parallel master taskloop [reduction], master taskloop simd), leave the
+   iterations intact. */
 #include "check.h"
 
 /* clang 14 warns about its own comparison of num_tasks with the trip count. */
+#ifdef __clang__
 #pragma clang diagnostic ignored "-Wsign-compare"
+#endif
 
 enum { MAXN = 3000 };
 static int owner[MAXN];
@@ -118,6 +122,28 @@ int main(void) {
     for (int i = 0; i < 64; i++)
       __atomic_fetch_add(&runs, 1, __ATOMIC_RELAXED);
     CHECK_EQ("iterations with mergeable/priority and if(0)", runs, 128);
+    runs = 0;
+#pragma omp taskloop untied grainsize(4) shared(runs)
+    for (int i = 0; i < 64; i++) {
+#pragma omp taskyield
+      __atomic_fetch_add(&runs, 1, __ATOMIC_RELAXED);
+    }
+    CHECK_EQ("iterations of an untied taskloop with taskyield", runs, 64);
   }
+
+  /* combined constructs (the same entry points, reached differently) */
+  int runs = 0, sum = 0;
+#pragma omp parallel master taskloop num_tasks(6) shared(runs)
+  for (int i = 0; i < 90; i++)
+    __atomic_fetch_add(&runs, 1, __ATOMIC_RELAXED);
+#pragma omp parallel
+#pragma omp master taskloop simd grainsize(16) shared(runs)
+  for (int i = 0; i < 90; i++)
+    __atomic_fetch_add(&runs, 1, __ATOMIC_RELAXED);
+#pragma omp parallel master taskloop reduction(+ : sum) grainsize(5)
+  for (int i = 0; i < 90; i++)
+    sum += i;
+  CHECK_EQ("iterations of parallel master taskloop and master taskloop simd", runs, 180);
+  CHECK_EQ("parallel master taskloop reduction", sum, 89 * 90 / 2);
   return conf_end();
 }
