@@ -3,8 +3,9 @@
    powers of two), unsigned long long (|) and a user-defined reduction on a
    struct (combiner and initializer); taskloop reduction(...) for the same
    types; taskloop in_reduction inside a taskgroup; in_reduction tasks that
-   create in_reduction tasks; every thread reducing its own variables in its
-   own taskgroup at once; a team of one. */
+   create in_reduction tasks, also while the parent keeps adding; every
+   thread reducing its own variables in its own taskgroup at once; a team
+   of one. */
 #include "check.h"
 
 struct stats {
@@ -78,6 +79,27 @@ static long fan(int depth) { /* in_reduction tasks creating in_reduction tasks *
   return total;
 }
 
+/* Nested in_reduction tasks that run while their parent keeps adding: the
+   child is given the parent's view of the variable and must still add to a
+   copy of its own thread's, not to the parent's copy (lost updates). */
+static long nested_concurrent(void) {
+  long total = 0;
+#pragma omp taskgroup task_reduction(+ : total)
+  for (int m = 0; m < 4; m++) {
+#pragma omp task in_reduction(+ : total)
+    {
+      for (int k = 0; k < 50; k++) {
+#pragma omp task in_reduction(+ : total)
+        for (volatile int j = 0; j < 1000; j++)
+          total += 1;
+      }
+      for (volatile int j = 0; j < 300000; j++)
+        total += 1;
+    }
+  }
+  return total;
+}
+
 int main(void) {
 #pragma omp parallel
   {
@@ -108,6 +130,8 @@ int main(void) {
       }
       CHECK_EQ("taskloop in_reduction + a task", isum, N * (N - 1) / 2 + 1000);
       CHECK_EQ("nested in_reduction tasks", fan(2), 1 + 3 * 10 + 3 * 100);
+      CHECK_EQ("nested in_reduction tasks running beside their parent", nested_concurrent(),
+               4L * (50 * 1000 + 300000));
     }
     tasks_in_group("every thread");
   }
