@@ -402,12 +402,16 @@ void run_and_join(Thread* me, Team* team, const RegionBody& body) {
 
 // A gang-scheduled nested region (scheduler/gang.cpp has the protocol).
 // Nothing between the reservation and the queueing of the members may
-// yield: the reservation lock is a kernel mutex.
-void fork_gang(Thread* me, const ForkRequest& req, int n) {
+// yield: the reservation lock is a kernel mutex. Returns false, having done
+// nothing, when the team cannot be a gang of the size the spec requires
+// (dyn-var false and fewer workers than threads): the caller forks it in
+// steal mode instead.
+bool fork_gang(Thread* me, const ForkRequest& req, int n) {
   if (ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
-  n = reserve_threads(n);
   // Fewer threads than asked only where the spec allows it: dyn-var true.
   bool narrow = me->icv.dynamic;
+  if (!narrow && n > ult::Worker::pool_size()) return false;
+  n = reserve_threads(n);
   if (narrow) n = std::min(n, ult::Worker::pool_size());
   Icvs icv = child_icvs(me->icv);
   // Descriptors first (this may yield), for as many members as could be granted.
@@ -422,12 +426,18 @@ void fork_gang(Thread* me, const ForkRequest& req, int n) {
   int creator = here && here->in_pool() ? here->id() : 0;
   Binding none{-1, me->binding.part_start, me->binding.part_len};
   int got = n;
+  bool fits = true;
   std::vector<uint64_t> ancestors;  // the gangs this thread is in, innermost first
   for (const Team* t = me->team; t; t = t->parent)
     if (t->gang_key) ancestors.push_back(t->gang_key);
   sched::GangReservation res = sched::reserve_gang(creator, n, me->team->level + 1, ancestors, [&](sched::GangReservation& r) {
     int width = int(r.workers.size());
-    got = narrow ? width : n;
+    if (!narrow && width < n) {
+      fits = false;
+      sched::cancel_reservation(r);
+      return;
+    }
+    got = width;
     std::vector<Thread*> members(team->members.begin(), team->members.begin() + got);
     enter_team(me, got, req.body);  // the hot team above: same context depth
     team->gang_key = r.key;
@@ -437,11 +447,13 @@ void fork_gang(Thread* me, const ForkRequest& req, int n) {
       start_thread_in(m, team, i, icv, none);
       m->fiber.prepare(&member_main, m, /*movable=*/true);  // stealable only where eligible (G5)
       m->fiber.set_order_key(r.key);
-      int w = r.workers[std::size_t(i % width)];
-      if (i >= width) sched::add_member_load(w);
-      ult::Worker::at(w)->submit(&m->fiber);
+      ult::Worker::at(r.workers[std::size_t(i)])->submit(&m->fiber);
     }
   });
+  if (!fits) {
+    release_threads(n);
+    return false;
+  }
   if (got < n) {
     report_smaller_gang(n, got);
     release_threads(n - got + 1);
@@ -452,6 +464,7 @@ void fork_gang(Thread* me, const ForkRequest& req, int n) {
   run_and_join(me, team, req.body);
   release_threads(got);
   sched::gang_master_leave(res.key);
+  return true;
 }
 
 void fork(const ForkRequest& req) {
@@ -464,10 +477,7 @@ void fork(const ForkRequest& req) {
   // league) is nested: gang-scheduled unless steal mode is chosen.
   bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
   bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0;
-  if (gang) {
-    fork_gang(me, req, n);
-    return;
-  }
+  if (gang && fork_gang(me, req, n)) return;
   if (!req.league) n = reserve_threads(n);
   Icvs icv = child_icvs(me->icv);
   std::vector<Binding>& bindings = me->bindings_scratch;

@@ -10,9 +10,8 @@
 //   G1. A gang's members run on distinct workers. The spec lets a region get
 //       fewer threads than asked only when dyn-var is true (OMP_DYNAMIC): then
 //       a gang never has more members than workers. With dyn-var false the
-//       team has the size asked for, and members beyond the reserved workers
-//       double up on them in turn; such a gang is still ordered (G2-G6), but
-//       members that share a worker cannot wait for each other in user code.
+//       team must have the size asked for; if the gang cannot get that many
+//       workers, the region is not a gang (it runs in steal mode).
 //   G2. Gang ids come from one counter, under the same lock as the worker
 //       reservations, so reservations happen in gang-id order.
 //   G3. A worker serves queued gang members before anything else, lowest
@@ -116,7 +115,9 @@ GangReservation reserve_gang_locked(int creator, int want, int level, const std:
   return r;
 }
 
-void add_member_load(int w) { g_workers[w].load.fetch_add(1, memory_order_relaxed); }
+void cancel_reservation(const GangReservation& r) {
+  for (int w : r.workers) g_workers[w].load.fetch_sub(1, memory_order_relaxed);
+}
 
 void gang_master_enter(uint64_t key) {
   if (WorkerGangs* s = own()) add_active(*s, key);

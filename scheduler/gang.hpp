@@ -40,9 +40,9 @@ void run_earlier_gangs(uint64_t key, const std::vector<uint64_t>& ancestors);
 // Whether worker w may start a not-started gang fiber with this key: none of
 // the gang fibers started and unfinished on w precedes it or is of its gang.
 bool is_eligible(int w, uint64_t key);
-// Counts one more member queued on worker w (a gang wider than the pool
-// doubles up members on its reserved workers). Only inside queue_members.
-void add_member_load(int w);
+// Gives back a reservation whose gang will not be formed (the region falls
+// back to steal mode). Only inside queue_members.
+void cancel_reservation(const GangReservation& r);
 
 // Implementation of reserve_gang (the lock is held during `queue`).
 void lock_reservations();
