@@ -90,7 +90,9 @@ void Worker::enqueue(Fiber* f) {
     ready_len_.fetch_add(1, memory_order_relaxed);
     if (f->movable_ && !f->started()) movable_len_.fetch_add(1, memory_order_relaxed);
   }
-  notify();
+  // A worker that queues onto itself is awake by definition: no wake-up
+  // (and no fence) needed. Any other thread must notify (sleep protocol).
+  if (t_current_ != this) notify();
 }
 
 Fiber* Worker::pop_ready() {
