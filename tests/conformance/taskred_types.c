@@ -79,24 +79,40 @@ static long fan(int depth) { /* in_reduction tasks creating in_reduction tasks *
   return total;
 }
 
-/* Nested in_reduction tasks that run while their parent keeps adding: the
-   child is given the parent's view of the variable and must still add to a
-   copy of its own thread's, not to the parent's copy (lost updates). */
-static long nested_concurrent(void) {
-  long total = 0;
+/* Nested in_reduction tasks that run while their parent keeps adding (the
+   parent adds until its children are done, so other threads run them at
+   the same time): a child is given the parent's view of the variable and
+   must still add to a copy of its own thread's, not to the parent's copy
+   (lost updates). Returns the total; *want gets what it must be. */
+static long nested_concurrent(long *want) {
+  long total = 0, parent_adds = 0;
+  int parents = omp_get_num_threads() - 1; /* a thread stays free for the children */
 #pragma omp taskgroup task_reduction(+ : total)
-  for (int m = 0; m < 4; m++) {
-#pragma omp task in_reduction(+ : total)
+  for (int m = 0; m < parents; m++) {
+#pragma omp task in_reduction(+ : total) shared(parent_adds)
     {
+      int done = 0, looping = 0;
+      long mine = 0;
       for (int k = 0; k < 50; k++) {
-#pragma omp task in_reduction(+ : total)
-        for (volatile int j = 0; j < 1000; j++)
-          total += 1;
+#pragma omp task in_reduction(+ : total) shared(done, looping)
+        {
+          double w0 = omp_get_wtime(); /* start once the parent adds too (bounded) */
+          while (!__atomic_load_n(&looping, __ATOMIC_ACQUIRE) && omp_get_wtime() - w0 < 5.0)
+            ;
+          for (volatile int j = 0; j < 20000; j++)
+            total += 1;
+          __atomic_fetch_add(&done, 1, __ATOMIC_RELEASE);
+        }
       }
-      for (volatile int j = 0; j < 300000; j++)
-        total += 1;
+      double t0 = omp_get_wtime();
+      __atomic_store_n(&looping, 1, __ATOMIC_RELEASE);
+      while (__atomic_load_n(&done, __ATOMIC_ACQUIRE) < 50 && omp_get_wtime() - t0 < 5.0)
+        total += 1, mine++;
+#pragma omp taskwait
+      __atomic_fetch_add(&parent_adds, mine, __ATOMIC_RELAXED);
     }
   }
+  *want = parent_adds + parents * 50L * 20000;
   return total;
 }
 
@@ -130,8 +146,8 @@ int main(void) {
       }
       CHECK_EQ("taskloop in_reduction + a task", isum, N * (N - 1) / 2 + 1000);
       CHECK_EQ("nested in_reduction tasks", fan(2), 1 + 3 * 10 + 3 * 100);
-      CHECK_EQ("nested in_reduction tasks running beside their parent", nested_concurrent(),
-               4L * (50 * 1000 + 300000));
+      long want_nested = 0, got_nested = nested_concurrent(&want_nested);
+      CHECK_EQ("nested in_reduction tasks running beside their parent", got_nested, want_nested);
     }
     tasks_in_group("every thread");
   }
