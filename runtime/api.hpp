@@ -403,8 +403,9 @@ bool workshare_end(WorkshareWait wait);  // true: the region was cancelled
 // workshare_begin opened, releases the storage, then waits at a barrier
 // unless the construct was cancelled.
 void workshare_reductions_end(bool cancelled);
-// ordered(n): the number of dimensions of the current doacross loop, and a
-// wait whose vector the caller produces one element at a time.
+// doacross_wait for an ABI that passes the vector as separate arguments:
+// `first` is its first element and next(ctx) returns each further one, as
+// many as the current doacross loop has dimensions.
 void doacross_wait_each(int64_t first, int64_t (*next)(void* ctx), void* ctx);
 
 // A parallel region whose threads first join a worksharing construct, or
