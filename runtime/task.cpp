@@ -7,9 +7,9 @@
 //
 // Counting (one 64-bit word per task, see task.hpp): creation adds one
 // "alive" and one "incomplete child" unit to the parent; completion removes
-// the child's own alive unit and the parent's incomplete unit, and when the
+// the parent's incomplete unit, then the child's own alive unit, and when the
 // child's alive count is zero it is freed and removes its alive unit from the
-// parent — for a leaf, both in one atomic subtraction. taskwait waits for the
+// parent. taskwait waits for the
 // incomplete half; an implicit task whose alive half is zero has no
 // unfinished descendant, which is how barriers know the team is quiescent
 // without a team-wide counter every task would contend on.
@@ -106,14 +106,15 @@ void finish(Thread* th, Task* t) {
   if (t->group) t->group->pending.fetch_sub(1, memory_order_acq_rel);
   Team* team = t->team;
   Task* parent = t->parent;
-  // Remove the task's own alive unit; if that frees it, the parent loses an
-  // alive and an incomplete unit at once, else only the incomplete one now.
+  // The parent's incomplete count first, while the task's own alive unit
+  // still keeps the task, and through it the parent, from being freed: once
+  // that unit is gone, the task's last child may free the task and a
+  // finished parent before this thread is done with them.
+  parent->count.fetch_sub(kChildOne, memory_order_acq_rel);
   int64_t left = t->count.fetch_sub(kAliveOne, memory_order_acq_rel) - kAliveOne;
   if (alive_of(left) == 0) {
     unref(t);
-    drop(parent, kAliveOne + kChildOne);
-  } else {
-    parent->count.fetch_sub(kChildOne, memory_order_acq_rel);
+    drop(parent, kAliveOne);
   }
   team->ww.notify_all();  // a taskwait, taskgroup or barrier may be waiting for this
 }

@@ -69,9 +69,11 @@ void* task_reduction_data(void* group, void* shared) {
     if (!r) continue;
     for (Item& it : r->items) {
       if (it.spec.shar == shared) return copy_of(it, th->tid % r->nthreads);
-      // Already a private copy (a nested in_reduction passes it back in).
+      // A private copy (a task with in_reduction that creates another passes
+      // its own copy): the calling thread's copy of the same item, as for the
+      // original, so two threads never update one copy.
       char* c = static_cast<char*>(shared);
-      if (c >= it.copies && c < it.copies + it.stride * std::size_t(r->nthreads)) return shared;
+      if (c >= it.copies && c < it.copies + it.stride * std::size_t(r->nthreads)) return copy_of(it, th->tid % r->nthreads);
     }
     if (group) break;
   }

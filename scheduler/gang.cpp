@@ -79,7 +79,9 @@ void remove_active(WorkerGangs& w, uint64_t key) {
   if (it != w.active.end()) w.active.erase(it);
 }
 
-WorkerGangs g_workers[ult::Worker::kMaxWorkers];
+// Never destroyed: at exit a worker may still be finishing a gang fiber
+// while static destructors run.
+WorkerGangs* const g_workers = new WorkerGangs[ult::Worker::kMaxWorkers];
 std::mutex g_reserve;  // G2: the gang counter and the reservations
 uint64_t g_next_gang = 1;
 

@@ -16,7 +16,12 @@ class ProducerOrderPolicy final : public StealPolicy {
       s.order.clear();
       for (int i = 0; i < n; ++i)
         if (i != own) s.order.push_back(i);
-      std::stable_sort(s.order.begin(), s.order.end(), [&](int a, int b) { return load(a) > load(b); });
+      // Read each size once: sizes change under our feet, and a comparator
+      // whose answers change is undefined behaviour for any sort.
+      std::vector<std::size_t> sizes(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) sizes[std::size_t(i)] = load(i);
+      std::stable_sort(s.order.begin(), s.order.end(),
+                       [&](int a, int b) { return sizes[std::size_t(a)] > sizes[std::size_t(b)]; });
       s.pos = 0;
     }
     return s.order[s.pos++];
