@@ -70,6 +70,12 @@ struct ReductionBinding {
 // fibers of this worker touch it, one at a time.
 thread_local std::vector<ReductionBinding*> t_bindings;
 
+// Bindings alive in the process. While it is 0 no task can see a task
+// reduction (a capture points to a live binding), so the common case skips
+// the thread-local lookups. Relaxed: a binding a task may see was made by the
+// task or an ancestor, which happens-before the task's creation.
+Atomic<int> g_live_bindings{0};
+
 const ReductionBinding* own_binding(const Task* cur) {
   for (auto it = t_bindings.rbegin(); it != t_bindings.rend(); ++it)
     if ((*it)->owner == cur) return *it;
@@ -140,6 +146,7 @@ void reductions_report(const BlockRecord* rec, ReductionBlock* blocks, int n) {
 }
 
 const void* reductions_visible() {
+  if (g_live_bindings.load(memory_order_relaxed) == 0) return nullptr;
   const Task* cur = current_thread_fast()->current_task;
   if (const ReductionBinding* b = own_binding(cur)) return b;
   return closure_reductions(cur);
@@ -151,6 +158,7 @@ void reductions_bind(BlockRecord* rec) {
   if (!cur->running_group) fatal("internal error: task reductions bound outside a taskgroup");
   auto* b = new ReductionBinding{rec, static_cast<const ReductionBinding*>(reductions_visible()), cur, cur->running_group};
   t_bindings.push_back(b);
+  g_live_bindings.fetch_add(1, memory_order_relaxed);
 }
 
 void* reductions_register(ReductionBlock* blocks, int n) {
@@ -189,10 +197,12 @@ void taskgroup_end_bound() {
   const Task* cur = th->current_task;
   const TaskGroup* g = cur->running_group;
   taskgroup_end();
+  if (g_live_bindings.load(memory_order_relaxed) == 0) return;
   // Invariant V: every task of the group has completed. `g` is only compared.
   auto dead = [&](ReductionBinding* b) {
     if (b->owner != cur || b->group != g) return false;
     delete b;
+    g_live_bindings.fetch_sub(1, memory_order_relaxed);
     return true;
   };
   t_bindings.erase(std::remove_if(t_bindings.begin(), t_bindings.end(), dead), t_bindings.end());

@@ -127,8 +127,12 @@ bool dispatch_next_ordered(int64_t* lower, int64_t* upper, int64_t* stride, bool
   LoopBuffer* buf = c.buf;
   if (buf && buf->ordered && th->team->nthreads > 1 && c.end > c.cur) {
     uint64_t first = c.cur;
-    // Invariant O. acquire: pairs with the release below of the previous chunk's owner.
-    buf->ordered_ww.wait([&] { return buf->ordered_next.load(memory_order_acquire) == first; });
+    // Invariant O. acquire: pairs with the release below of the previous
+    // chunk's owner. A cancelled loop hands out nothing more, and the owner
+    // of an earlier chunk may have left it without passing the turn.
+    buf->ordered_ww.wait([&] {
+      return buf->ordered_next.load(memory_order_acquire) == first || loop_cancelled(th->team);
+    });
     buf->ordered_next.store(c.end, memory_order_release);
     buf->ordered_ww.notify_all();
     c.cur = c.end;  // passed: a second call must not wait again
@@ -138,6 +142,15 @@ bool dispatch_next_ordered(int64_t* lower, int64_t* upper, int64_t* stride, bool
 
 bool workshare_end(WorkshareWait wait) {
   Thread* th = current_thread_fast();
+  if (th->cursor.buf && loop_cancelled(th->team)) {
+    // A thread that saw the cancel jumps here without asking for another
+    // chunk, so it never left the loop's buffer (loop.cpp, step 4), which
+    // would then never serve another loop. A cancelled loop hands out
+    // nothing: this call only leaves.
+    int64_t lo, hi, st;
+    bool last;
+    dispatch_next(&lo, &hi, &st, &last);
+  }
   leave_scratch(th);
   doacross_fini();  // nothing unless the loop was a doacross loop
   switch (wait) {

@@ -110,6 +110,20 @@ int main(int argc, char **argv) {
   else
     CHECK_EQ("iterations of a loop whose cancel is a no-op", iters, 100000);
 
+  /* more cancelled dynamic loops in one region than the runtime keeps loops
+     in flight: a thread that cancels leaves the loop without asking for
+     another chunk */
+  int rounds_done = 0;
+#pragma omp parallel num_threads(4) reduction(+ : rounds_done)
+  for (int round = 0; round < 20; round++) {
+#pragma omp for schedule(dynamic)
+    for (int i = 0; i < 1000; i++) {
+#pragma omp cancel for if (i == 10)
+    }
+    rounds_done++;
+  }
+  CHECK_EQ("rounds of a cancelled dynamic loop", rounds_done, 4 * 20);
+
   int after = 0, tasks_ran = 0;
 #pragma omp parallel num_threads(4) shared(after)
   {
