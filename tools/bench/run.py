@@ -163,6 +163,22 @@ class SymbolCheck:
         return self._cache[exe]
 
 
+def busy_fraction(seconds=0.5):
+    """Fraction of CPU time others used over a short sample (Linux /proc/stat),
+    or None. The load average would lag: it still counts a run that just ended."""
+    def sample():
+        with open("/proc/stat") as fh:
+            vals = [int(x) for x in fh.readline().split()[1:]]
+        return sum(vals), vals[3] + (vals[4] if len(vals) > 4 else 0)  # total, idle + iowait
+    try:
+        t0, i0 = sample()
+        time.sleep(seconds)
+        t1, i1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    return 1.0 - (i1 - i0) / (t1 - t0) if t1 > t0 else None
+
+
 def run_once(cmd, env, timeout):
     """Runs cmd; returns (status, stdout, stderr, rc, seconds)."""
     t0 = time.monotonic()
@@ -306,9 +322,14 @@ def main(argv=None):
     log("run.py: %d benchmark(s) x %d runtime(s) x %d rep(s), OMP_NUM_THREADS=%d, build %s" % (
         len(suite), len(runtimes), args.reps, threads, build))
     load_before = os.getloadavg()[0]
-    if load_before > 0.5 * (os.cpu_count() or 1):
-        log("run.py: warning: load average %.1f on %d CPUs before the run: another program is busy, "
-            "so the figures will be noisy" % (load_before, os.cpu_count() or 1))
+    busy_before = busy_fraction()
+    # A quarter of the machine busy before we start: the figures will show it.
+    noisy = busy_before > 0.25 if busy_before is not None else load_before > 0.5 * (os.cpu_count() or 1)
+    noisy_text = ("%.0f%% of the CPU time was used by other programs just before the run" % (100 * busy_before)
+                  if busy_before is not None else "load average %.1f on %d CPUs before the run" % (
+                      load_before, os.cpu_count() or 1))
+    if noisy:
+        log("run.py: warning: %s; the figures will be noisy" % noisy_text)
     started = time.monotonic()
     for rep in range(args.reps):
         order = runtimes[rep % len(runtimes):] + runtimes[:rep % len(runtimes)]
@@ -443,9 +464,8 @@ def main(argv=None):
     print()
     print("OMP_NUM_THREADS=%d, median of %d rep(s) (± median absolute deviation), preset %s" % (
         threads, args.reps, args.preset if not args.bench else "custom"))
-    if load_before > 0.5 * (os.cpu_count() or 1):
-        print("(load average %.1f on %d CPUs before the run: other programs were busy; expect noise)" % (
-            load_before, os.cpu_count() or 1))
+    if noisy:
+        print("(%s; expect noise)" % noisy_text)
     emit(header)
     emit(["-" * w for w in widths])
     for r in body:
@@ -473,7 +493,7 @@ def main(argv=None):
             "date": datetime.datetime.now().isoformat(timespec="seconds"),
             "host": platform.node(), "cpus": os.cpu_count(), "threads": threads, "reps": args.reps,
             "preset": args.preset if not args.bench else None, "build": build, "git": rev or None,
-            "loadavg_before": load_before, "loadavg_after": os.getloadavg()[0],
+            "loadavg_before": load_before, "loadavg_after": os.getloadavg()[0], "busy_before": busy_before,
             "runtimes": runtimes, "suite": [{"label": l, "program": p, "args": a} for l, p, a in suite],
         }
         with open(args.json, "w") as fh:
