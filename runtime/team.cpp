@@ -292,11 +292,16 @@ void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv, const Bind
 }
 
 // Steps 1-2 of fork, shared by active and serialized regions.
-Team* enter_team(Thread* me, int n, const RegionBody& body) {
+// The team this thread reuses at its current context depth ("hot").
+Team* hot_team(Thread* me) {
   std::size_t depth = std::size_t(me->ctx_depth);
   if (me->hot.size() <= depth) me->hot.resize(depth + 1);
   if (!me->hot[depth]) me->hot[depth] = std::make_unique<Team>();
-  Team* team = me->hot[depth].get();
+  return me->hot[depth].get();
+}
+
+Team* enter_team(Thread* me, int n, const RegionBody& body) {
+  Team* team = hot_team(me);
   team->outermost = n > 1 && me == g_initial && me->team == &g_initial_team;
   team->league_num = 0;
   team->league_size = 1;
@@ -415,10 +420,7 @@ bool fork_gang(Thread* me, const ForkRequest& req, int n) {
   if (narrow) n = std::min(n, ult::Worker::pool_size());
   Icvs icv = child_icvs(me->icv);
   // Descriptors first (this may yield), for as many members as could be granted.
-  std::size_t depth = std::size_t(me->ctx_depth);
-  if (me->hot.size() <= depth) me->hot.resize(depth + 1);
-  if (!me->hot[depth]) me->hot[depth] = std::make_unique<Team>();
-  Team* team = me->hot[depth].get();
+  Team* team = hot_team(me);  // the one enter_team takes below: same context depth
   team->outermost = false;
   team->resize(n);
   for (int i = 1; i < n; ++i) team->members[std::size_t(i)] = member_descriptor(team, i);
