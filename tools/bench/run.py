@@ -76,6 +76,8 @@ def default_suite(preset):
         ("nqueens", "bots/nqueens/nqueens", [p]),
         ("sort", "bots/sort/sort", [p]),
         ("depchain", "bots/depchain/depchain", [p]),
+        ("nested", "bots/nested/nested", [p]),
+        ("tilelu", "bots/tilelu/tilelu", [p]),
         ("epcc", "bots/epcc/epcc", EPCC_ARGS[p]),
     ]
 
