@@ -77,6 +77,30 @@ void taskloop(kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub, kmp_
   rt::taskloop(s);
 }
 
+// The two layouts of task reduction items (kmp_taskred_input_t has the
+// original variable and an initialiser that may read it).
+std::vector<rt::TaskRedItem> taskred_items(int n, const kmp_taskred_input_t* in) {
+  std::vector<rt::TaskRedItem> items(std::size_t(n > 0 ? n : 0));
+  for (int i = 0; i < n; ++i) {
+    items[std::size_t(i)] = rt::TaskRedItem{in[i].reduce_shar, in[i].reduce_orig, in[i].reduce_size, nullptr,
+                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_init),
+                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_fini),
+                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_comb)};
+  }
+  return items;
+}
+
+std::vector<rt::TaskRedItem> task_red_items(int n, const kmp_task_red_input_t* in) {
+  std::vector<rt::TaskRedItem> items(std::size_t(n > 0 ? n : 0));
+  for (int i = 0; i < n; ++i) {
+    items[std::size_t(i)] = rt::TaskRedItem{in[i].reduce_shar, nullptr, in[i].reduce_size,
+                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_init), nullptr,
+                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_fini),
+                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_comb)};
+  }
+  return items;
+}
+
 }  // namespace
 
 BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags, size_t sizeof_kmp_task_t,
@@ -154,28 +178,31 @@ BOBBIN_EXPORT kmp_int32 __kmpc_omp_reg_task_with_affinity(ident_t*, kmp_int32, k
 }
 
 BOBBIN_EXPORT void* __kmpc_taskred_init(int, int n, void* data) {
-  auto* in = static_cast<kmp_taskred_input_t*>(data);
-  std::vector<rt::TaskRedItem> items(std::size_t(n > 0 ? n : 0));
-  for (int i = 0; i < n; ++i) {
-    items[std::size_t(i)] = rt::TaskRedItem{in[i].reduce_shar, in[i].reduce_orig, in[i].reduce_size, nullptr,
-                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_init),
-                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_fini),
-                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_comb)};
-  }
-  return rt::task_reduction_init(items.data(), n);
+  std::vector<rt::TaskRedItem> items = taskred_items(n, static_cast<kmp_taskred_input_t*>(data));
+  return rt::task_reduction_init(items.data(), int(items.size()));
 }
 
 BOBBIN_EXPORT void* __kmpc_task_reduction_init(int, int n, void* data) {
-  auto* in = static_cast<kmp_task_red_input_t*>(data);
-  std::vector<rt::TaskRedItem> items(std::size_t(n > 0 ? n : 0));
-  for (int i = 0; i < n; ++i) {
-    items[std::size_t(i)] = rt::TaskRedItem{in[i].reduce_shar, nullptr, in[i].reduce_size,
-                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_init), nullptr,
-                                            reinterpret_cast<void (*)(void*)>(in[i].reduce_fini),
-                                            reinterpret_cast<void (*)(void*, void*)>(in[i].reduce_comb)};
-  }
-  return rt::task_reduction_init(items.data(), n);
+  std::vector<rt::TaskRedItem> items = task_red_items(n, static_cast<kmp_task_red_input_t*>(data));
+  return rt::task_reduction_init(items.data(), int(items.size()));
 }
+
+// reduction(task, ...) on parallel (is_ws 0) and worksharing constructs
+// (is_ws 1): every thread calls init with its own private copies as
+// reduce_shar, and fini at the construct's end, before the construct's own
+// reduction. The runtime tells constructs apart by their order, so is_ws is
+// not needed.
+BOBBIN_EXPORT void* __kmpc_taskred_modifier_init(ident_t*, int, int, int n, void* data) {
+  std::vector<rt::TaskRedItem> items = taskred_items(n, static_cast<kmp_taskred_input_t*>(data));
+  return rt::task_reduction_scope_begin(items.data(), int(items.size()));
+}
+
+BOBBIN_EXPORT void* __kmpc_task_reduction_modifier_init(ident_t*, int, int, int n, void* data) {
+  std::vector<rt::TaskRedItem> items = task_red_items(n, static_cast<kmp_task_red_input_t*>(data));
+  return rt::task_reduction_scope_begin(items.data(), int(items.size()));
+}
+
+BOBBIN_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t*, int, int) { rt::task_reduction_scope_end(); }
 
 BOBBIN_EXPORT void* __kmpc_task_reduction_get_th_data(int, void* group, void* data) {
   return rt::task_reduction_data(group, data);

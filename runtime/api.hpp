@@ -223,6 +223,14 @@ struct TaskRedItem {
 };
 void* task_reduction_init(const TaskRedItem* items, int n);  // returns the taskgroup handle
 void* task_reduction_data(void* group, void* shared);        // this thread's copy
+// reduction(task, ...) on parallel and worksharing constructs. Every thread
+// of the team calls begin at the construct's start with its own items
+// (`shar`: its private copy of the variable): it opens a taskgroup whose
+// reductions share one set of copies with the rest of the team, and returns
+// its handle. end closes that taskgroup; the last thread of the team to end
+// combines every copy into its own `shar`. Neither waits for the team.
+void* task_reduction_scope_begin(const TaskRedItem* items, int n);
+void task_reduction_scope_end();
 
 // ---- places, binding, host teams, cancellation, pause (places.cpp, teams.cpp, cancel.cpp) ----
 

@@ -22,6 +22,7 @@
 #include <cstring>
 
 #include "runtime/api.hpp"
+#include "runtime/help.hpp"
 #include "runtime/team.hpp"
 #include "ult/log.hpp"
 #include "ult/parking_lot.hpp"
@@ -89,6 +90,45 @@ void copyprivate(void* data, void (*copy)(void* dst, void* src), bool did_it) {
   if (!did_it) copy(data, team->copy_src);
   // The source's data must stay alive until everyone has copied it.
   team->barrier.wait(t);
+}
+
+// single_share: the value of the team's k-th single goes through slot
+// k % kShareSlots (Team::ShareSlot).
+// Invariant S: a slot holds at most one construct's value, from the
+// claimer's store of its key until the last of the other nthreads-1
+// threads has read it.
+//   claimer: 1. wait until key == 0 (acquire: the previous construct's
+//               readers are done with `value`);
+//            2. value = make(ctx); readers = nthreads-1; key = busy|k (release);
+//               notify.
+//   others:  3. wait until key == busy|k (acquire: value is complete);
+//            4. read value; if readers-- == 1 (acq_rel): key = 0 (release); notify.
+// The waits are task scheduling points (help_until): a claimer that is
+// kShareSlots constructs ahead waits for threads that are behind, which
+// never wait for it.
+void* single_share(void* (*make)(void* ctx), void* ctx) {
+  Thread* th = current_thread_fast();
+  Team* team = th->team;
+  bool first = single_begin();
+  if (team->nthreads == 1) return make(ctx);
+  uint64_t key = Team::kShareBusy | th->single_seq;
+  Team::ShareSlot& s = team->share[th->single_seq % Team::kShareSlots];
+  if (first) {
+    help_until(th, [&] { return s.key.load(memory_order_acquire) == 0; });  // step 1
+    void* v = make(ctx);
+    s.value = v;  // step 2
+    s.readers.store(team->nthreads - 1, memory_order_relaxed);
+    s.key.store(key, memory_order_release);
+    team->ww.notify_all();
+    return v;  // not s.value: the slot may serve another construct already
+  }
+  help_until(th, [&] { return s.key.load(memory_order_acquire) == key; });  // step 3
+  void* v = s.value;
+  if (s.readers.fetch_sub(1, memory_order_acq_rel) == 1) {  // step 4
+    s.key.store(0, memory_order_release);
+    team->ww.notify_all();
+  }
+  return v;
 }
 
 // ---- locks ----------------------------------------------------------------------

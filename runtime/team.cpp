@@ -317,6 +317,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
   team->barrier.reset(n);
   team->join_pending.store(n - 1, memory_order_relaxed);
   team->single_claimed.store(0, memory_order_relaxed);
+  for (Team::ShareSlot& s : team->share) s.key.store(0, memory_order_relaxed);
   team->cancel_flags.store(0, memory_order_relaxed);
   team->loops.reset();
   team->red_released.store(0, memory_order_relaxed);

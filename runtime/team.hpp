@@ -119,6 +119,19 @@ struct alignas(kCacheLine) Team {
   alignas(kCacheLine) Atomic<uint32_t> single_claimed{0};
   // copyprivate: the source thread's data, published between two barriers.
   void* copy_src = nullptr;
+  // single_share (sync.cpp): a value the thread that claimed the team's k-th
+  // single hands to the others, in slot k % kShareSlots. `key` is 0 while
+  // the slot is free, else kShareBusy | k: the claimer stores it (release)
+  // after `value` and `readers`; the last reader stores 0 (release). Reset
+  // at fork.
+  struct ShareSlot {
+    Atomic<uint64_t> key{0};
+    Atomic<int> readers{0};   // threads that have not read `value` yet
+    void* value = nullptr;    // written by the claimer while key is 0; read while key is its k
+  };
+  static constexpr int kShareSlots = 4;  // constructs in flight before a claimer waits; a guess
+  static constexpr uint64_t kShareBusy = uint64_t(1) << 32;
+  ShareSlot share[kShareSlots];
   // Dynamic loops: a ring of buffers, one per loop in flight.
   DispatchRing loops;
   // Reductions: per-thread data pointers and arrival sequence numbers.
@@ -134,6 +147,13 @@ enum : uint32_t { kCancelParallel = 1, kCancelLoop = 2, kCancelSections = 4 };
 inline bool loop_cancelled(Team* team) {
   return (team->cancel_flags.load(memory_order_relaxed) & (kCancelLoop | kCancelParallel)) != 0;
 }
+
+// Counts as a single construct: the thread that claims it runs make(ctx),
+// and every thread of the team returns what make returned. No barrier: the
+// others wait only until the value is there (sync.cpp). Every thread of the
+// team must call it, in the same order relative to the team's other single
+// and worksharing constructs.
+void* single_share(void* (*make)(void* ctx), void* ctx);
 
 // The topology the runtime schedules on (set at initialisation).
 const sched::Topology* current_topology();
