@@ -66,6 +66,7 @@ bool cancellation_point(int kind) {
 
 bool cancel_barrier() {
   Thread* th = current_thread_fast();
+  leave_cancelled_loop(th);
   return th->team->barrier.wait(th, /*cancellable=*/true);
 }
 

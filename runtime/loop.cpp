@@ -15,7 +15,11 @@
 //   3. Chunks are claimed from buf.next (fetch_add or CAS).
 //   4. A thread that finds no more work leaves: left++ (acq_rel); the last
 //      one resets state to 0 and left to 0, then instance += kRing (release),
-//      handing the buffer to loop k + kRing.
+//      handing the buffer to loop k + kRing. A thread that left the loop
+//      through cancellation never asked for more work: it leaves when it
+//      arrives at the construct's closing barrier (leave_cancelled_loop),
+//      before that barrier clears the cancellation, so no thread stays in a
+//      buffer past the loop's end.
 #include <algorithm>
 #include <cstring>
 
@@ -173,6 +177,17 @@ static void leave_ring(LoopBuffer* buf) {
     buf->instance.fetch_add(DispatchRing::kRing, memory_order_release);
     buf->ready_ww.notify_all();
   }
+}
+
+// `cancel for` and cancellation points jump from the loop body to the
+// construct's end; the closing barrier (plain or cancellable, whichever the
+// compiler emits) calls this first. The loop bit is still set then: only the
+// barrier's completion clears it, and this thread has not arrived yet.
+void leave_cancelled_loop(Thread* t) {
+  LoopBuffer* buf = t->cursor.buf;
+  if (!buf || !loop_cancelled(t->team)) return;
+  t->cursor.buf = nullptr;
+  leave_ring(buf);
 }
 
 void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b) {

@@ -63,6 +63,7 @@ bool try_acquire(Atomic<uint32_t>* w) {
 
 void barrier() {
   Thread* t = current_thread_fast();
+  leave_cancelled_loop(t);
   t->team->barrier.wait(t);
 }
 

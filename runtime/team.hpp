@@ -147,6 +147,9 @@ enum : uint32_t { kCancelParallel = 1, kCancelLoop = 2, kCancelSections = 4 };
 inline bool loop_cancelled(Team* team) {
   return (team->cancel_flags.load(memory_order_relaxed) & (kCancelLoop | kCancelParallel)) != 0;
 }
+// Called on arrival at any barrier of the team: a thread still in a cancelled
+// dynamic loop leaves its buffer there (loop.cpp, step 4).
+void leave_cancelled_loop(Thread* t);
 
 // Counts as a single construct: the thread that claims it runs make(ctx),
 // and every thread of the team returns what make returned. No barrier: the
