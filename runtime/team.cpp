@@ -10,7 +10,10 @@
 //      so native TLS behaves as with libomp); in other teams the fibers are
 //      movable and go to E's worker, from which idle workers steal them.
 //   4. E runs the body as thread 0, then waits until every member finished
-//      (join_pending == 0): the region's closing barrier.
+//      (join_pending == 0): the region's closing barrier. A member that
+//      ends its part of the body runs the team's tasks until no task is
+//      left and (outside gangs) every thread has ended its part
+//      (end_pending == 0), then leaves (join_pending--).
 //   5. E's context is restored.
 // Invariant J: a member's descriptor and fiber are reused only after the
 // fiber is Idle again (Fiber::reusable), so a fork never overwrites a member
@@ -193,15 +196,36 @@ void invoke(const RegionBody& body, Thread* t) {
   kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
 }
 
-// The end of a region is a task scheduling point: a member that finished its
-// part helps with the team's tasks until none is left, then leaves.
+// A thread has ended its part of the region's body. acq_rel: the last one
+// sees the others' writes, and its own are released to the members that
+// acquire the zero.
+void end_part(Team* team) {
+  if (team->end_pending.fetch_sub(1, memory_order_acq_rel) == 1) team->ww.notify_all();
+}
+
+// The end of a region is a task scheduling point: a member that ended its
+// part helps with the team's tasks until no task is left, then leaves.
+// Leaving as soon as the team is quiescent would be correct, but a thread
+// still in the body may create tasks later (gcc drops the barrier of a
+// single or loop that ends the region, so `parallel { single { tasks } }`
+// meets no other barrier), and the member would leave them all to their
+// creator. So a member waits, as at a barrier, until every thread has ended
+// its part too; except in a gang: an unfinished gang member holds back, on
+// its worker, the members of later gangs (G3 in scheduler/gang.cpp), and its
+// master may be waiting for one of those (a sub-gang reserved while this
+// member was still queued there), so a gang member leaves once the team is
+// quiescent.
 void member_main(ult::Fiber* f) {
   auto* m = static_cast<Thread*>(f->user());
   Team* team = m->team;
   if (m->binding.place >= 0) follow_place(m->binding.place);
   display_affinity_if_enabled();
   invoke(team->body, m);
-  help_until(m, [&] { return team_quiescent(team); });
+  end_part(team);
+  bool all_ended_first = team->gang_key == 0;
+  help_until(m, [&] {
+    return (!all_ended_first || team->end_pending.load(memory_order_acquire) == 0) && team_quiescent(team);
+  });
   if (m->current_task->domain) deps_clear_domain(m->current_task);
   // acq_rel: releases this member's writes to the master (which acquires).
   team->join_pending.fetch_sub(1, memory_order_acq_rel);
@@ -306,6 +330,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
   team->league_num = 0;
   team->league_size = 1;
   team->gang_key = 0;
+  team->threads_reserved = 0;
   team->resize(n);
   team->members[0] = me;
   team->parent = me->team;
@@ -315,6 +340,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body) {
   team->nthreads = n;
   team->body = body;
   team->barrier.reset(n);
+  team->end_pending.store(n, memory_order_relaxed);
   team->join_pending.store(n - 1, memory_order_relaxed);
   team->single_claimed.store(0, memory_order_relaxed);
   for (Team::ShareSlot& s : team->share) s.key.store(0, memory_order_relaxed);
@@ -395,28 +421,32 @@ Thread* member_descriptor(Team* team, int i) {
   return m;
 }
 
-// Fork step 4-5: the master runs its part, then waits for the members and
-// the team's tasks (the region's closing barrier), and takes its context back.
-void run_and_join(Thread* me, Team* team, const RegionBody& body) {
-  if (team->nthreads > 1) display_affinity_if_enabled();
-  invoke(body, me);
+// Fork step 4, after the master's part of the body: it waits for the
+// members and the team's tasks (the region's closing barrier), takes its
+// context back (step 5), and gives back the threads and the gang reservation
+// the fork took.
+void close_region(Thread* me, Team* team) {
+  if (team->nthreads > 1) end_part(team);
   // acquire: pairs with the members' acq_rel decrements.
   help_until(me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); });
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   restore_context(me, team);
+  release_threads(team->threads_reserved);
+  if (team->gang_key) sched::gang_master_leave(team->gang_key);
 }
 
-// A gang-scheduled nested region (scheduler/gang.cpp has the protocol).
-// Nothing between the reservation and the queueing of the members may
-// yield: the reservation lock is a kernel mutex. Returns false, having done
-// nothing, when the team cannot be a gang of the size the spec requires
-// (dyn-var false and fewer workers than threads): the caller forks it in
-// steal mode instead.
-bool fork_gang(Thread* me, const ForkRequest& req, int n) {
+// A gang-scheduled nested region (scheduler/gang.cpp has the protocol),
+// opened: returns the team, whose thread 0 the caller now is. Nothing
+// between the reservation and the queueing of the members may yield: the
+// reservation lock is a kernel mutex. Returns null, having done nothing,
+// when the team cannot be a gang of the size the spec requires (dyn-var
+// false and fewer workers than threads): the caller forks it in steal mode
+// instead.
+Team* open_gang(Thread* me, const ForkRequest& req, int n) {
   if (ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
   // Fewer threads than asked only where the spec allows it: dyn-var true.
   bool narrow = me->icv.dynamic;
-  if (!narrow && n > ult::Worker::pool_size()) return false;
+  if (!narrow && n > ult::Worker::pool_size()) return nullptr;
   n = reserve_threads(n);
   if (narrow) n = std::min(n, ult::Worker::pool_size());
   Icvs icv = child_icvs(me->icv);
@@ -455,23 +485,21 @@ bool fork_gang(Thread* me, const ForkRequest& req, int n) {
   });
   if (!fits) {
     release_threads(n);
-    return false;
+    return nullptr;
   }
   if (got < n) {
     report_smaller_gang(n, got);
     release_threads(n - got + 1);
   }
+  team->threads_reserved = got;
   sched::run_earlier_gangs(res.key, ancestors);  // G4: the fork is a scheduling point
-  sched::gang_master_enter(res.key);
+  sched::gang_master_enter(res.key);  // left in close_region (team->gang_key)
   start_thread_in(me, team, 0, icv, none);
-  run_and_join(me, team, req.body);
-  release_threads(got);
-  sched::gang_master_leave(res.key);
-  return true;
+  return team;
 }
 
-void fork(const ForkRequest& req) {
-  Thread* me = current_thread_fast();
+// Fork steps 1-3: returns the new team, whose thread 0 the caller now is.
+Team* open_region(Thread* me, const ForkRequest& req) {
   // With bind-var false, binding is disabled and proc_bind clauses have no
   // effect (spec 12.1.3).
   int bind = me->icv.bind == 0 ? 0 : req.proc_bind >= 0 ? req.proc_bind : me->pushed_bind >= 0 ? me->pushed_bind : me->icv.bind;
@@ -480,7 +508,12 @@ void fork(const ForkRequest& req) {
   // league) is nested: gang-scheduled unless steal mode is chosen.
   bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
   bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0;
-  if (gang && fork_gang(me, req, n)) return;
+  if (gang) {
+    if (Team* team = open_gang(me, req, n)) {
+      display_affinity_if_enabled();
+      return team;
+    }
+  }
   if (!req.league) n = reserve_threads(n);
   Icvs icv = child_icvs(me->icv);
   std::vector<Binding>& bindings = me->bindings_scratch;
@@ -507,9 +540,28 @@ void fork(const ForkRequest& req) {
     }
   }
 
+  team->threads_reserved = req.league ? 0 : n;
   start_thread_in(me, team, 0, icv, n > 1 && bind != 0 ? bindings[0] : me->binding);
-  run_and_join(me, team, req.body);
-  if (!req.league) release_threads(n);
+  if (n > 1) display_affinity_if_enabled();
+  return team;
+}
+
+void fork(const ForkRequest& req) {
+  Thread* me = current_thread_fast();
+  Team* team = open_region(me, req);
+  invoke(req.body, me);
+  close_region(me, team);
+}
+
+void fork_open(const ForkRequest& req) { open_region(current_thread_fast(), req); }
+
+void fork_close() {
+  Thread* me = current_thread_fast();
+  Team* team = me->team;
+  if (team->level == 0 || me->tid != 0 || team->members[0] != me) {
+    fatal("the end of a parallel region on a thread that is not the primary thread of an open region");
+  }
+  close_region(me, team);
 }
 
 // ---- nested mode ---------------------------------------------------------------

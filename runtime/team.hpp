@@ -95,6 +95,7 @@ struct alignas(kCacheLine) Team {
   int league_num = 0;        // host teams: this team's number in its league (level-0 teams only)
   int league_size = 1;       // host teams: teams in the league
   uint64_t gang_key = 0;     // the gang this team is (0: not gang-scheduled)
+  int threads_reserved = 0;  // OMP_THREAD_LIMIT threads the fork reserved, given back at the join
   RegionBody body{};
   std::vector<Thread*> members;                 // [0] is the master
   std::vector<std::unique_ptr<Thread>> owned;   // descriptors of nested members, reused
@@ -107,6 +108,10 @@ struct alignas(kCacheLine) Team {
   // Every task-aware wait of the team's threads parks here (barrier, join,
   // taskwait, taskgroup): whatever may end one of them notifies it.
   WaitWord ww;
+  // End of the region: threads (master included) still running their part
+  // of the body. Members of a team that is not a gang keep running tasks
+  // until it is zero, as at a barrier (member_main says why).
+  Atomic<int> end_pending{0};
   // Join: members still running; the master waits for zero.
   Atomic<int> join_pending{0};
   // Implicit tasks, one per member, reused with the team.
