@@ -1,7 +1,9 @@
 // GOMP_* entry points for parallel regions (plain, combined with a loop or
-// sections, with task reductions), host teams and cancellation. In the GOMP
-// ABI the encountering thread runs the body inside the call, with one data
-// pointer: RegionBody::Kind::DataPointer.
+// sections, with task reductions, and the two-call form of gcc 4.8 and
+// older), host teams and cancellation. In the GOMP ABI the body is a function
+// with one data pointer (RegionBody::Kind::DataPointer), which the
+// encountering thread runs inside the call (GOMP_parallel) or, in the older
+// form, itself between GOMP_parallel_start and GOMP_parallel_end.
 #include <climits>
 
 #include "abi/gomp_types.hpp"
@@ -49,6 +51,14 @@ int cancel_kind(int which) {
 BOBBIN_EXPORT void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags) {
   rt::fork(request(fn, data, num_threads, flags));
 }
+
+// gcc 4.8 and older: the encountering thread calls fn(data) itself between
+// these two calls, as thread 0 of the team GOMP_parallel_start opened.
+// num_threads as in GOMP_parallel (0: the default; if(false) arrives as 1).
+BOBBIN_EXPORT void GOMP_parallel_start(void (*fn)(void*), void* data, unsigned num_threads) {
+  rt::fork_open(request(fn, data, num_threads, 0));
+}
+BOBBIN_EXPORT void GOMP_parallel_end(void) { rt::fork_close(); }
 
 // reduction(task, ...) on parallel: the first word of `data` points to the
 // reduction descriptor. Returns the team size, the number of copies the

@@ -32,6 +32,12 @@ struct ForkRequest {
 };
 
 void fork(const ForkRequest& req);
+// The same region in two calls, for an ABI whose encountering thread runs its
+// part of the body itself between them: fork_open starts the other threads
+// and returns with the caller as thread 0 of the new team; fork_close, on
+// that thread, is the region's end (the closing barrier and the join).
+void fork_open(const ForkRequest& req);
+void fork_close();
 // Clause values a compiler passes in separate calls before fork.
 void push_num_threads(int n);
 void push_proc_bind(int bind);
