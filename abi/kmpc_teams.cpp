@@ -1,4 +1,6 @@
-// __kmpc_* entry points for host teams and distribute loops.
+// __kmpc_* entry points for host teams and distribute loops. (clang 14 splits
+// a composite distribute parallel loop itself and emits none of the dist_* and
+// team_* loop entry points for host code; other compilers call them.)
 #include <cstdarg>
 #include <type_traits>
 
@@ -45,6 +47,25 @@ void dist_static_init(kmp_int32 sched, kmp_int32* plast, T* plower, T* pupper, T
   *pstride = ST(p.stride);
   if (plast) *plast = p.last;
 }
+
+template <class T, class ST>
+void dist_dispatch_init(kmp_int32 sched, kmp_int32* plast, T lb, T ub, ST st, ST chunk) {
+  DecodedSchedule d = decode_schedule(sched);
+  if (!d.known) rt::unsupported("this distribute parallel loop schedule kind");
+  rt::LoopBounds b{int64_t(lb), int64_t(ub), int64_t(st), std::is_unsigned_v<T>, int(sizeof(T))};
+  bool team_last = rt::dist_dispatch_init(d.kind, d.ordered, int64_t(chunk), b);
+  if (plast) *plast = team_last;
+}
+
+template <class T, class ST>
+void team_static_init(kmp_int32* plast, T* plower, T* pupper, ST* pstride, ST incr, ST chunk) {
+  rt::LoopBounds b{int64_t(*plower), int64_t(*pupper), int64_t(incr), std::is_unsigned_v<T>, int(sizeof(T))};
+  rt::StaticPart p = rt::team_static_part(int64_t(chunk), b);
+  *plower = T(p.lower);
+  *pupper = T(p.upper);
+  *pstride = ST(p.stride);
+  if (plast) *plast = p.last;
+}
 }  // namespace
 
 #define BOBBIN_DIST_INIT(SUFFIX, T, ST)                                                                          \
@@ -52,6 +73,14 @@ void dist_static_init(kmp_int32 sched, kmp_int32* plast, T* plower, T* pupper, T
                                                           T* plower, T* pupper, T* pupper_dist, ST* pstride,      \
                                                           ST incr, ST chunk) {                                    \
     dist_static_init<T, ST>(sched, plast, plower, pupper, pupper_dist, pstride, incr, chunk);                     \
+  }                                                                                                              \
+  BOBBIN_EXPORT void __kmpc_dist_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* plast,   \
+                                                        T lb, T ub, ST st, ST chunk) {                            \
+    dist_dispatch_init<T, ST>(sched, plast, lb, ub, st, chunk);                                                  \
+  }                                                                                                              \
+  BOBBIN_EXPORT void __kmpc_team_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32* plast, T* plower,          \
+                                                      T* pupper, ST* pstride, ST incr, ST chunk) {               \
+    team_static_init<T, ST>(plast, plower, pupper, pstride, incr, chunk);                                        \
   }
 BOBBIN_DIST_INIT(4, kmp_int32, kmp_int32)
 BOBBIN_DIST_INIT(4u, kmp_uint32, kmp_int32)

@@ -111,9 +111,18 @@ StaticPart static_part(LoopKind kind, int64_t chunk, const LoopBounds& b);
 // distribute parallel for: this team's distribute chunk (upper in *team_upper),
 // then this thread's part of it under `kind`.
 StaticPart dist_static_part(LoopKind kind, int64_t chunk, const LoopBounds& b, int64_t* team_upper);
+// dist_schedule(static, chunk) as its own step: this team's first chunk
+// (upper bound clamped to the loop's last iteration; empty if the team has
+// none), the stride from one of its chunks to its next, and whether it runs
+// the loop's last iteration. A chunk below 1 counts as 1.
+StaticPart team_static_part(int64_t chunk, const LoopBounds& b);
 
 // Dynamic dispatch (every schedule kind, ordered or not).
 void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b);
+// distribute parallel for with a dispatched schedule: dispatch_init over this
+// team's part of the distribute space (divided as dist_static_part divides
+// it). Returns whether that part holds the loop's last iteration.
+bool dist_dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b);
 // Next chunk for this thread; false when the loop is done (the thread has left it).
 bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last);
 // End of one iteration of an ordered loop.

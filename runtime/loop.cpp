@@ -116,6 +116,19 @@ StaticPart dist_static_part(LoopKind kind, int64_t chunk, const LoopBounds& b, i
   return mine;
 }
 
+// dist_schedule(static, chunk) as partition() deals it to the teams, with the
+// first chunk's upper bound clamped to the loop's last iteration (a compiler
+// that steps through the team's chunks itself clamps the later ones).
+StaticPart team_static_part(int64_t chunk, const LoopBounds& b) {
+  uint64_t c = chunk > 0 ? uint64_t(chunk) : 1;
+  int n = num_teams(), team = team_num();
+  StaticPart p = partition(LoopKind::StaticChunked, int64_t(c), b, n, team);
+  uint64_t trip = trip_count(b), begin = uint64_t(team) * c;
+  if (begin < trip) p.upper = iter_value(b.lower, b.incr, std::min(begin + c, trip) - 1);
+  p.stride = int64_t(uint64_t(n) * c * uint64_t(b.incr));
+  return p;
+}
+
 // ---- dynamic dispatch ---------------------------------------------------------
 
 static Sched resolve(LoopKind kind, int64_t* chunk, const Icvs& icv) {
@@ -190,14 +203,15 @@ void leave_cancelled_loop(Thread* t) {
   leave_ring(buf);
 }
 
-void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b) {
+// Joins the dynamic loop over iterations lower + j * incr, j in [0, trip).
+static void begin_dispatch(LoopKind kind, bool ordered, int64_t chunk, int64_t lower, int64_t incr, uint64_t trip) {
   Thread* t = current_thread_fast();
   Sched sched = resolve(kind, &chunk, t->icv);
   LoopBuffer* buf = enter_ring(t);
   if (claim_setup(buf)) {
     buf->sched = sched;
     buf->ordered = ordered;
-    buf->trip = trip_count(b);
+    buf->trip = trip;
     buf->chunk = chunk > 0 ? uint64_t(chunk) : 1;
     buf->nthreads = t->team->nthreads;
     buf->next.store(0, memory_order_relaxed);
@@ -208,11 +222,25 @@ void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds&
   }
   LoopCursor& c = t->cursor;
   c.buf = buf;
-  c.lower = b.lower;
-  c.incr = b.incr;
+  c.lower = lower;
+  c.incr = incr;
   c.static_next = uint64_t(t->tid);
   c.cur = c.end = 0;
   c.bumped = false;
+}
+
+void dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b) {
+  begin_dispatch(kind, ordered, chunk, b.lower, b.incr, trip_count(b));
+}
+
+// The team's part is computed in the normalised space, so a team with no
+// iterations joins an empty loop however close the bounds are to the
+// type's limits. Every thread of the team computes the same part.
+bool dist_dispatch_init(LoopKind kind, bool ordered, int64_t chunk, const LoopBounds& b) {
+  uint64_t trip = trip_count(b), begin, end;
+  balanced_part(trip, num_teams(), team_num(), &begin, &end);
+  begin_dispatch(kind, ordered, chunk, iter_value(b.lower, b.incr, begin), b.incr, end - begin);
+  return begin < end && end == trip;
 }
 
 bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) {
