@@ -494,4 +494,22 @@ struct ClosureTaskloop {
 };
 void taskloop_closure(ClosureTaskloop& t);
 
+// ---- libomp's kmp_* extensions (kmp_ext.cpp) ----
+void kmp_set_stacksize(std::size_t bytes);  // fibers started from now on
+std::size_t kmp_stacksize();
+void kmp_set_blocktime(int ms);
+int kmp_blocktime();
+void kmp_set_library(int mode);  // 1 serial, 2 turnaround, 3 throughput
+int kmp_library();
+void kmp_set_defaults(const char* text);  // before the runtime starts
+void kmp_set_disp_num_buffers(int n);     // says once that it is ignored
+int kmp_affinity_max_proc();
+void kmp_create_mask(void** mask);
+void kmp_destroy_mask(void** mask);
+int kmp_mask_proc(int proc, void** mask, int op);  // op: 1 set, -1 clear, 0 query
+int kmp_get_affinity(void** mask);
+int kmp_set_affinity(void** mask);  // not supported: says so once, returns -1
+int kmp_cancellation_status(int kind);
+int kmp_known_threads();
+
 }  // namespace bobbin::rt

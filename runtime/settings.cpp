@@ -3,6 +3,8 @@
 // warns once), a printer for displays, and a doc line.
 #include "runtime/settings.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -368,7 +370,23 @@ const Row kRows[] = {
      "an hwloc synthetic topology to model (read by the scheduler)", true},
 };
 
+// libomp's default stack for its threads is the system's default thread
+// stack (glibc derives it from RLIMIT_STACK: 8 MiB on a stock Debian), never
+// below 4 MiB; Bobbin's fibers get the same, so a program that fits on
+// libomp fits here. Fiber stacks are reserved, not committed, memory.
+std::size_t default_stacksize() {
+  std::size_t size = 4u << 20;
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) == 0) {
+    std::size_t s = 0;
+    if (pthread_attr_getstacksize(&attr, &s) == 0 && s > size && s <= (std::size_t(1) << 30)) size = s;
+    pthread_attr_destroy(&attr);
+  }
+  return size;
+}
+
 void parse_all() {
+  g_settings.stacksize = default_stacksize();
   for (const Row& r : kRows) {
     const char* raw = getenv(r.name);
     if (!raw) continue;
@@ -394,6 +412,24 @@ void parse_all() {
 const Settings& settings() {
   std::call_once(g_once, parse_all);
   return g_settings;
+}
+
+Settings& mutable_settings() {
+  std::call_once(g_once, parse_all);
+  return g_settings;
+}
+
+bool apply_setting(const std::string& name, const std::string& value) {
+  std::call_once(g_once, parse_all);
+  for (const Row& r : kRows) {
+    if (name != r.name) continue;
+    Settings before = g_settings;
+    if (r.parse(trim(value.c_str()), g_settings)) return true;
+    g_settings = before;
+    warn("ignoring %s='%s' (not a valid value); using %s", r.name, value.c_str(), r.fallback);
+    return false;
+  }
+  return false;
 }
 
 std::vector<SettingLine> describe_settings(bool verbose) {

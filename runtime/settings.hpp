@@ -27,7 +27,7 @@ struct Settings {
   int max_active_levels = -1;        // OMP_MAX_ACTIVE_LEVELS / OMP_NESTED; -1 = derive
   bool nested_set = false, nested = false;  // OMP_NESTED given?
   int thread_limit = 0;              // OMP_THREAD_LIMIT, 0 = unlimited
-  std::size_t stacksize = 4u << 20;  // OMP_STACKSIZE / KMP_STACKSIZE
+  std::size_t stacksize = 4u << 20;  // OMP_STACKSIZE / KMP_STACKSIZE; default: the system thread stack, at least this
   int wait_policy = 0;               // OMP_WAIT_POLICY: 0 unset, 1 active, 2 passive
   int64_t blocktime_ms = 200;        // KMP_BLOCKTIME (ms); INT64_MAX = infinite
   std::string display_env;           // OMP_DISPLAY_ENV
@@ -53,6 +53,12 @@ struct Settings {
 
 // Parses the environment (once). Bad values warn and keep the default.
 const Settings& settings();
+// For the libomp extensions that change a setting at run time (kmp_ext.cpp):
+// kmp_set_stacksize, kmp_set_blocktime, kmp_set_library.
+Settings& mutable_settings();
+// Parses one variable as if it came from the environment (kmp_set_defaults);
+// false if the name is unknown or the value invalid (which warns).
+bool apply_setting(const std::string& name, const std::string& value);
 // One row of the table as displays show it (OMP_DISPLAY_ENV, bobbin-info).
 struct SettingLine {
   std::string name, value, doc;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,7 +20,12 @@ static void vsay(const char* fmt, va_list ap) {
   (void)r;
 }
 
+static std::atomic<bool> g_warnings{true};
+
+void set_warnings(bool on) { g_warnings.store(on, std::memory_order_relaxed); }
+
 void warn(const char* fmt, ...) {
+  if (!g_warnings.load(std::memory_order_relaxed)) return;
   va_list ap;
   va_start(ap, fmt);
   vsay(fmt, ap);

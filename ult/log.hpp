@@ -7,6 +7,8 @@ namespace bobbin {
 
 // printf-style; adds the prefix and the newline.
 void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+// Off: warn() says nothing (kmp_set_warnings_off); fatal() still speaks.
+void set_warnings(bool on);
 [[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 // Async-signal-safe: writes the pieces to stderr with write(2).
 void write_stderr_raw(const char* s);
