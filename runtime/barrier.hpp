@@ -11,9 +11,11 @@ struct Thread;
 
 class Barrier {
  public:
+  // Stores only what changed: the lines stay shared with the members, which
+  // read them next (see keep_or_set in team.cpp).
   void reset(int n) {
-    n_ = n;
-    arrived_.store(0, memory_order_relaxed);
+    if (n_ != n) n_ = n;
+    if (arrived_.load(memory_order_relaxed) != 0) arrived_.store(0, memory_order_relaxed);
   }
   // A task scheduling point: runs the team's tasks while it waits, and does
   // not release the team until every task of the team has completed.
