@@ -14,11 +14,20 @@
 //           2. spin (yielding to this worker's other fibers) while the word is
 //              non-zero, retrying 1, for the fiber spin budget.
 //           3. loop: if exchange(word, 2) == 0: done (held, maybe with waiters);
-//              else park_on(word, 2).
+//              else park_on(word, 2);
+//           4.   woken: spin as in 2 but retrying CAS 0->2, then back to 3.
 //   unlock: if exchange(word, 0) == 2: unpark_on(word, 1).
-// Invariant: while any fiber is parked on the word, the word is 2 (each
-// waiter stores 2 before parking and a woken waiter re-stores 2), so an
+// Invariant: while any fiber is parked on the word, the word is 2, or a
+// woken waiter is in step 4: each waiter stores 2 before parking, and a
+// woken one, which the unlock that woke it cleared the word for, stores 2
+// again before it leaves step 4 (taking the lock as 2, or in step 3). So an
 // unlock never skips a needed wake-up.
+// Why step 4 spins. A holder that releases and takes the lock again at once
+// (a loop around a critical section) wins it back before the woken waiter
+// runs; without the spin that waiter would park again at once, storing 2,
+// and the holder would pay an unpark at every release (measured, EPCC's
+// critical and lock with 2 threads: 0.12 -> 0.085 us; libgomp, whose
+// waiters spin far longer before they sleep, 0.07).
 #include <cstring>
 
 #include "runtime/api.hpp"
@@ -33,19 +42,26 @@ namespace {
 
 Atomic<uint32_t>* word(void* lock) { return static_cast<Atomic<uint32_t>*>(lock); }
 
+// Spins for the fiber spin budget until the word is 0 and this thread sets it
+// to `held`. acquire: pairs with the release in release(), so the critical
+// section sees the previous holder's writes.
+bool spin_to_take(Atomic<uint32_t>* w, uint32_t held) {
+  return WaitWord::spin([&] {
+    uint32_t e = 0;
+    return w->load(memory_order_relaxed) == 0 &&
+           w->compare_exchange_strong(e, held, memory_order_acquire, memory_order_relaxed);
+  });
+}
+
 void acquire(Atomic<uint32_t>* w) {
   uint32_t expect = 0;
-  // acquire: pairs with the release in release(), so the critical section
-  // sees the previous holder's writes.
+  // acquire: as in spin_to_take.
   if (w->compare_exchange_strong(expect, 1, memory_order_acquire, memory_order_relaxed)) return;  // step 1
-  if (WaitWord::spin([&] {                                                                          // step 2
-        uint32_t e = 0;
-        return w->load(memory_order_relaxed) == 0 &&
-               w->compare_exchange_strong(e, 1, memory_order_acquire, memory_order_relaxed);
-      })) {
-    return;
+  if (spin_to_take(w, 1)) return;                                                                  // step 2
+  while (w->exchange(2, memory_order_acquire) != 0) {                                              // step 3
+    ult::park_on(w, 2);
+    if (spin_to_take(w, 2)) return;                                                                // step 4
   }
-  while (w->exchange(2, memory_order_acquire) != 0) ult::park_on(w, 2);  // step 3
 }
 
 void release(Atomic<uint32_t>* w) {
