@@ -484,10 +484,9 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
   Binding none{-1, me->binding.part_start, me->binding.part_len};
   int got = n;
   bool fits = true;
-  std::vector<uint64_t> ancestors;  // the gangs this thread is in, innermost first
-  for (const Team* t = me->team; t; t = t->parent)
-    if (t->gang_key) ancestors.push_back(t->gang_key);
-  sched::GangReservation res = sched::reserve_gang(creator, n, me->team->level + 1, ancestors, [&](sched::GangReservation& r) {
+  uint64_t enclosing = 0;  // the innermost gang this thread is in (the new gang is inside it)
+  for (const Team* t = me->team; t && !enclosing; t = t->parent) enclosing = t->gang_key;
+  sched::GangReservation res = sched::reserve_gang(creator, n, enclosing, [&](sched::GangReservation& r) {
     int width = int(r.workers.size());
     if (!narrow && width < n) {
       fits = false;
@@ -516,7 +515,7 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
     release_threads(n - got + 1);
   }
   team->threads_reserved = got;
-  sched::run_earlier_gangs(res.key, ancestors);  // G4: the fork is a scheduling point
+  sched::run_earlier_gangs(res.key);  // G4: the fork is a scheduling point
   sched::gang_master_enter(res.key);  // left in close_region (team->gang_key)
   start_thread_in(me, team, 0, icv, none);
   return team;
@@ -609,12 +608,7 @@ void print_scheduler_state() {
   for (int i = 0; i < n; ++i) {
     ult::Worker* w = ult::Worker::at(i);
     std::string line = "bobbin: worker " + std::to_string(i) + ": " + std::to_string(w ? w->ready_count() : 0) +
-                       " queued, gang stack [";
-    for (std::size_t k = 0; k < stacks[std::size_t(i)].size(); ++k) {
-      uint64_t key = stacks[std::size_t(i)][k];
-      line += (k ? " " : "") + std::to_string(key >> 48) + ":" + std::to_string(key & ((uint64_t(1) << 48) - 1));
-    }
-    line += "]\n";
+                       " queued, gang stack [" + stacks[std::size_t(i)] + "]\n";
     fputs(line.c_str(), stderr);
   }
 }

@@ -2,15 +2,18 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace bobbin::sched {
 
-// The gang order: lower nest level first, then lower (earlier) gang id. The
-// key packs both so that "precedes" is "<"; 0 means "not a gang fiber".
-inline uint64_t gang_key(int level, uint64_t id) {
-  return (uint64_t(level) << 48) | (id & ((uint64_t(1) << 48) - 1));
-}
+// A gang's key is an opaque handle (0: not a gang) to the gang's path: the
+// ids of its enclosing gangs, outermost first, then its own id. The gang
+// order ("precedes") is lexicographic on paths, an enclosing gang before
+// the gangs inside it, so a sub-gang of B comes before every gang that B
+// comes before. A key stays valid while its gang has a member not finished
+// or its master has not left (gang_master_leave).
+bool key_before(uint64_t a, uint64_t b);
 
 struct GangReservation {
   uint64_t key = 0;
@@ -18,16 +21,14 @@ struct GangReservation {
 };
 
 // Takes the next gang id and reserves up to `want` distinct workers: the
-// creator's, then the least loaded others, nearest (in id order) first; then
-// calls queue_members(reservation), which must queue every member on its
-// reserved worker, before any other gang is reserved (G2: reservations and
-// the queueing of members happen in gang-id order).
-// `ancestors`: the keys of the gangs the creator is (transitively) a member
-// of; workers hosting an unfinished fiber of one of them are not reserved
-// (G6), since that fiber may be waiting for the creator.
+// creator's, then the least loaded others, nearest (in id order) first,
+// among those that G6 and G7 allow; then calls queue_members(reservation),
+// which must queue every member on its reserved worker, before any other
+// gang is reserved (G2: reservations and the queueing of members happen in
+// gang-id order). `enclosing`: the key of the innermost gang the creator is
+// a thread of (0 if none); the new gang's path extends its path.
 template <class QueueMembers>
-GangReservation reserve_gang(int creator_worker, int want, int level, const std::vector<uint64_t>& ancestors,
-                             QueueMembers queue_members);
+GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, QueueMembers queue_members);
 // The master of a gang runs it on its own fiber: it marks its worker as
 // running the gang while it does, and gives the reservation back after.
 void gang_master_enter(uint64_t key);
@@ -36,10 +37,12 @@ void gang_master_leave(uint64_t key);
 // gang, its worker runs any earlier gang's members reserved on it, and waits
 // for earlier gangs' fibers started there to finish, except the master's own
 // enclosing gangs (G4).
-void run_earlier_gangs(uint64_t key, const std::vector<uint64_t>& ancestors);
-// Whether worker w may start a not-started gang fiber with this key: none of
-// the gang fibers started and unfinished on w precedes it or is of its gang.
-bool is_eligible(int w, uint64_t key);
+void run_earlier_gangs(uint64_t key);
+// Stealing (G5): whether worker `thief` may take the not-started gang fiber
+// with this key queued on worker `victim`; if so the fiber is recorded as
+// started on the thief. Only from steal_unstarted's predicate (under the
+// victim's run-queue lock): a true answer means the fiber is taken.
+bool claim_for_steal(int thief, int victim, uint64_t key);
 // Gives back a reservation whose gang will not be formed (the region falls
 // back to steal mode). Only inside queue_members.
 void cancel_reservation(const GangReservation& r);
@@ -47,19 +50,20 @@ void cancel_reservation(const GangReservation& r);
 // Implementation of reserve_gang (the lock is held during `queue`).
 void lock_reservations();
 void unlock_reservations();
-GangReservation reserve_gang_locked(int creator_worker, int want, int level, const std::vector<uint64_t>& ancestors);
+GangReservation reserve_gang_locked(int creator_worker, int want, uint64_t enclosing);
 
 template <class QueueMembers>
-GangReservation reserve_gang(int creator_worker, int want, int level, const std::vector<uint64_t>& ancestors,
-                             QueueMembers queue_members) {
+GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, QueueMembers queue_members) {
   lock_reservations();
-  GangReservation r = reserve_gang_locked(creator_worker, want, level, ancestors);
+  GangReservation r = reserve_gang_locked(creator_worker, want, enclosing);
   queue_members(r);
   unlock_reservations();
   return r;
 }
 
-// The (gang id, level) stack of every worker, for a watchdog report.
-std::vector<std::vector<uint64_t>> gang_stacks();
+// Every worker's gangs, for a watchdog report: one line per worker, the
+// paths (ids joined by '.') of the gangs active there, then of those
+// reserved there and not started.
+std::vector<std::string> gang_stacks();
 
 }  // namespace bobbin::sched

@@ -11,7 +11,7 @@ namespace bobbin::sched {
 
 // gang.cpp
 bool may_start(ult::Worker& w, ult::Fiber* f);
-void gang_fiber_started(ult::Worker& w, ult::Fiber* f);
+void gang_fiber_taken(ult::Worker& w, ult::Fiber* f);
 void gang_fiber_finished(ult::Worker& w, ult::Fiber* f);
 
 namespace {
@@ -20,12 +20,15 @@ ult::Fiber* find_work(ult::Worker& self) {
   int n = ult::Worker::pool_size();
   bool pooled = self.in_pool();
   int me = self.id();
-  auto may_take = [pooled, me](ult::Fiber* c) {
-    return c->order_key() == 0 || !pooled || is_eligible(me, c->order_key());
-  };
   for (int k = 1; k < n; ++k) {
     ult::Worker* victim = ult::Worker::at((me + k) % n);
     if (!victim || victim == &self) continue;
+    // A gang member only where gang.cpp allows it (G5); a true answer has
+    // recorded it as started here.
+    int from = victim->id();
+    auto may_take = [pooled, me, from](ult::Fiber* c) {
+      return c->order_key() == 0 || (pooled && claim_for_steal(me, from, c->order_key()));
+    };
     if (ult::Fiber* f = victim->steal_unstarted(may_take)) return f;
   }
   return nullptr;
@@ -54,7 +57,7 @@ void wake_one_sleeper(ult::Worker* except) {
 }  // namespace
 
 void install_worker_loop() {
-  ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work, &may_start, &gang_fiber_started, &gang_fiber_finished});
+  ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work, &may_start, &key_before, &gang_fiber_taken, &gang_fiber_finished});
 }
 
 void spread(ult::Fiber* f, ult::Worker* origin) {

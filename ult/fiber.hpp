@@ -41,8 +41,8 @@ class Fiber {
   void* user() const { return user_; }
   // An opaque ordering key the scheduler layer gives a fiber before it is
   // queued (0: none). Fibers with a key wait in their worker's ordered queue,
-  // served before the plain FIFO, lowest key first. ult/ never reads meaning
-  // into it.
+  // served before the plain FIFO, first in the order the key_before hook
+  // gives. ult/ never reads meaning into it.
   uint64_t order_key() const { return order_key_; }
   void set_order_key(uint64_t k) { order_key_ = k; }
   void set_user(void* u) { user_ = u; }

@@ -43,7 +43,9 @@
 // sees the work in step 3 or the producer sees sleeping == 1 and wakes W; a
 // wake between W's step 3 and 4 leaves sleeping == 0 and futex_wait returns.
 //
-// Lock order: a worker's lock_ is a leaf; nothing else is taken while it is held.
+// Lock order: while a worker's lock_ is held, nothing is taken but the leaf
+// locks of the hooks called under it (may_start, keyed_taken and a steal's
+// predicate: the gang scheduler's per-worker locks).
 #include "ult/worker.hpp"
 
 #include <sched.h>
@@ -75,13 +77,15 @@ static std::mutex g_pool_mutex;  // serialises pool growth and shutdown (rare)
 
 void install_work_hooks(WorkHooks hooks) { g_hooks = hooks; }
 
+static bool key_less(uint64_t a, uint64_t b) { return a < b; }
+
 // ---- run queue --------------------------------------------------------------
 
 void Worker::enqueue(Fiber* f) {
   {
     SpinGuard g(lock_);
     if (f->order_key_ && !f->started()) {
-      ordered_.insert_ordered(f);
+      ordered_.insert_ordered(f, g_hooks.key_before ? g_hooks.key_before : &key_less);
     } else {
       ready_.push_back(f);
       fifo_len_.fetch_add(1, memory_order_relaxed);
@@ -102,6 +106,7 @@ Fiber* Worker::pop_ready() {
   if (f && g_hooks.may_start && !g_hooks.may_start(*this, f)) f = nullptr;
   if (f) {
     ordered_.pop_front();
+    if (g_hooks.keyed_taken) g_hooks.keyed_taken(*this, f);
   } else if ((f = ready_.pop_front())) {
     fifo_len_.fetch_sub(1, memory_order_relaxed);
   }
@@ -112,12 +117,12 @@ Fiber* Worker::pop_ready() {
   return f;
 }
 
-uint64_t Worker::lowest_startable_key() {
-  if (ready_len_.load(memory_order_relaxed) == 0) return 0;
+bool Worker::startable_before(uint64_t key) {
+  if (ready_len_.load(memory_order_relaxed) == 0) return false;
   SpinGuard g(lock_);
   Fiber* f = ordered_.front();
-  if (!f || (g_hooks.may_start && !g_hooks.may_start(*this, f))) return 0;
-  return f->order_key_;
+  if (!f || (g_hooks.may_start && !g_hooks.may_start(*this, f))) return false;
+  return g_hooks.key_before ? g_hooks.key_before(f->order_key_, key) : f->order_key_ < key;
 }
 
 void Worker::submit(Fiber* f) {
@@ -138,7 +143,6 @@ void Worker::run(Fiber* f) {
   if (!f->started()) {
     f->home_ = this;
     f->stack_ = stacks_.take();
-    if (f->order_key_ && g_hooks.keyed_started) g_hooks.keyed_started(*this, f);
   }
   BOBBIN_ASSERT(f->home_ == this);
   // relaxed: only this worker's thread reads Running; unpark compares against Parked.
@@ -154,7 +158,6 @@ void Worker::switch_away(AfterSwitch after, void* arg) {
   if (!next->started() && next != &idle_) {
     next->home_ = this;
     next->stack_ = stacks_.take();
-    if (next->order_key_ && g_hooks.keyed_started) g_hooks.keyed_started(*this, next);
   }
   next->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
   Fiber* from = running_;

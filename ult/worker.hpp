@@ -28,18 +28,14 @@ class FiberQueue {
     return f;
   }
   bool empty() const { return head_ == nullptr; }
-  // Inserts keeping ascending order_key (FIFO among equal keys). Queues are short.
-  void insert_ordered(Fiber* f) {
+  // Inserts keeping the order `before` gives on order keys (FIFO among keys
+  // neither of which is before the other). Queues are short.
+  void insert_ordered(Fiber* f, bool (*before)(uint64_t a, uint64_t b)) {
     Fiber** p = &head_;
-    Fiber* prev = nullptr;
-    while (*p && (*p)->order_key_ <= f->order_key_) {
-      prev = *p;
-      p = &(*p)->next_;
-    }
+    while (*p && !before(f->order_key_, (*p)->order_key_)) p = &(*p)->next_;
     f->next_ = *p;
     *p = f;
     if (!f->next_) tail_ = f;
-    (void)prev;
   }
   Fiber* front() const { return head_; }
 
@@ -60,8 +56,14 @@ struct WorkHooks {
   // (checked at the head of the ordered queue; false leaves it queued).
   // Called with w's run-queue lock held: must take only leaf locks.
   bool (*may_start)(Worker& w, Fiber* f) = nullptr;
-  // A fiber with an order key starts, or finishes, on w (on w's thread).
-  void (*keyed_started)(Worker& w, Fiber* f) = nullptr;
+  // The order of the ordered queue: whether order key a comes before b (both
+  // non-zero). Called with a run-queue lock held; takes no lock. Null: a < b.
+  bool (*key_before)(uint64_t a, uint64_t b) = nullptr;
+  // A not-started fiber with an order key leaves w's ordered queue to start
+  // on w (called with w's run-queue lock held: leaf locks only). A steal
+  // takes it through steal_unstarted's predicate instead, which says so.
+  void (*keyed_taken)(Worker& w, Fiber* f) = nullptr;
+  // A fiber with an order key finishes on w (on w's thread).
   void (*keyed_finished)(Worker& w, Fiber* f) = nullptr;
 };
 void install_work_hooks(WorkHooks hooks);
@@ -91,13 +93,16 @@ class alignas(kCacheLine) Worker {
   void notify();
 
   std::size_t ready_count() const { return ready_len_.load(memory_order_relaxed); }
-  // The lowest order key among queued fibers that have one and that the
-  // may_start hook lets start now (0 if none). Worker's own thread.
-  uint64_t lowest_startable_key();
+  // Whether the first fiber of the ordered queue may start now (may_start)
+  // and its order key comes before `key` (key_before). Worker's own thread.
+  bool startable_before(uint64_t key);
   // Not-started movable fibers queued here: what other workers may steal.
   std::size_t movable_count() const { return movable_len_.load(memory_order_relaxed); }
   bool is_sleeping() const { return sleeping_.load(memory_order_relaxed) == 1; }
-  // Removes and returns a fiber that has not started and matches `pred`, or null. Any thread.
+  // Removes and returns a fiber that has not started and matches `pred`, or
+  // null. Any thread. `pred` runs under this worker's run-queue lock (leaf
+  // locks only), and a true answer means the fiber is taken: pred is not
+  // called again once it said true.
   template <class Pred>
   Fiber* steal_unstarted(Pred pred);
 

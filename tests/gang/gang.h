@@ -52,7 +52,7 @@ typedef struct {
   int count, sense;
 } spin_barrier;
 
-static void spin_wait(spin_barrier* b, int n, int* local_sense) {
+static inline void spin_wait(spin_barrier* b, int n, int* local_sense) {
   *local_sense = !*local_sense;
   if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == n) {
     __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);

@@ -22,26 +22,29 @@ import sys
 import tempfile
 import time
 
-# name, spin switches, expectation, strings the trail's narration must hold
-REPAIR = ['-DSUBGANGS=2', '-DKEY_ORDER=1', '-DG6_QUEUED=1', '-DG7=1']
+# name, spin switches, expectation, strings the trail's narration must hold.
+# The defaults are the rules gang.cpp codes (G1-G7, sub-gangs included);
+# the other cases take one part away, or go back to the rules before G7,
+# and show that spin then finds a deadlock.
+ONE_LEVEL = ['-DSUBGANGS=0']
+BEFORE_G7 = ['-DKEY_ORDER=0', '-DG6_QUEUED=0', '-DG7=0', '-DELIGIBILITY=1']
 CASES = [
-    ('gang.cpp rules, one nesting level of gangs', [], 'pass', []),
-    ('without the eligibility check (G5)', ['-DELIGIBILITY=0'], 'deadlock',
+    ('gang.cpp rules, sub-gangs (three nesting levels)', [], 'pass', []),
+    ('gang.cpp rules, one nesting level of gangs', ONE_LEVEL, 'pass', []),
+    ('sub-gangs, G5 as before G7 (is_eligible, on started fibers only)', ['-DELIGIBILITY=1'], 'pass', []),
+    ('the rules before G7, one nesting level', ONE_LEVEL + BEFORE_G7, 'pass', []),
+    ('without the eligibility check (G5)', ONE_LEVEL + ['-DELIGIBILITY=0'], 'deadlock',
      ['is stolen from the other worker']),
-    ('is_eligible without its "same gang" half', ['-DELIGIBILITY=2'], 'deadlock',
+    ('the older G5 (is_eligible) without its "same gang" half', ONE_LEVEL + ['-DELIGIBILITY=2'], 'deadlock',
      ['is stolen from the other worker']),
-    ('without the fork as a scheduling point (G4)', ['-DFORK_SP=0'], 'deadlock',
+    ('without the fork as a scheduling point (G4)', ONE_LEVEL + ['-DFORK_SP=0'], 'deadlock',
      ['spins at a spin barrier']),
-    # Known defect of gang.cpp (README.md here): with sub-gangs the rules as
-    # coded deadlock. The repair below is checked, and each of its three
-    # parts is shown to be needed.
-    ('gang.cpp rules with sub-gangs (known defect)', ['-DSUBGANGS=2'], 'deadlock', []),
-    ('sub-gangs, repaired rules (not in gang.cpp)', REPAIR, 'pass', []),
-    ('sub-gangs, the repair without its key order', [s for s in REPAIR if 'KEY_ORDER' not in s],
-     'deadlock', []),
-    ('sub-gangs, the repair without its G6 change', [s for s in REPAIR if 'G6_QUEUED' not in s],
-     'deadlock', []),
-    ('sub-gangs, the repair without G7', [s for s in REPAIR if 'G7' not in s], 'deadlock', []),
+    # The defect G7's repair fixed (README.md here): with sub-gangs, the
+    # rules before it deadlock; and each of the repair's three parts is needed.
+    ('the rules before G7, with sub-gangs (the old defect)', BEFORE_G7, 'deadlock', []),
+    ('sub-gangs without the path key order (G3)', ['-DKEY_ORDER=0'], 'deadlock', []),
+    ('sub-gangs with G6 looking at started fibers only', ['-DG6_QUEUED=0'], 'deadlock', []),
+    ('sub-gangs without G7', ['-DG7=0'], 'deadlock', []),
 ]
 
 FIBERS = ['T0', 'T1', 'mA', 'mB', 'mC', 'mD']

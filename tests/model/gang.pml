@@ -1,5 +1,5 @@
 /* A model of Bobbin's gang scheduling of nested parallel regions
-   (scheduler/gang.cpp, rules G1-G6 of scheduler/README.md), checked by spin
+   (scheduler/gang.cpp, rules G1-G7 of scheduler/README.md), checked by spin
    for invalid end states: a state in which no worker can move and the
    program has not finished is a deadlock. tests/model/check_gang_model.py
    runs it; tests/model/README.md says what each run shows.
@@ -7,16 +7,18 @@
    What is modelled, as the code does it:
    - Two workers. A worker runs one fiber at a time; a started fiber never
      moves to another worker.
-   - Gang ids come from one counter when a gang is reserved; a gang's key is
-     (nest level, id) and "precedes" is "<" on keys (gang_key in gang.hpp).
-     The outer team is level 1 and not a gang; its gangs are level 2, their
-     sub-gangs level 3.
+   - Gang ids come from one counter when a gang is reserved; a gang's key
+     orders it by the path of gang ids from the outermost gang (key_before
+     in gang.cpp), and "precedes" is "<" on keys. The outer team is level 1
+     and not a gang; its gangs are level 2, their sub-gangs level 3.
    - Reservation (reserve_gang_locked): the creator's worker plus the other
-     worker, unless the other hosts a started, unfinished fiber of one of
-     the creator's enclosing gangs (G6: hosts_any looks at `active`); a gang
-     never has more members than workers (G1 with dyn-var true: the region
-     gets fewer threads). Taking the id, choosing the workers and queueing
-     the member are one step (G2: all under the reservation lock).
+     worker, unless the other hosts one of the creator's enclosing gangs
+     (G6) or a gang the new one precedes (G7); hosting counts started,
+     unfinished fibers and entered masters (`active`), members reserved and
+     not started, and masters still in their fork. A gang never has more
+     members than workers (G1 with dyn-var true: the region gets fewer
+     threads). Taking the id, choosing the workers and queueing the member
+     are one step (G2: all under the reservation lock).
    - Per worker: `active` (keys of the gang fibers started and unfinished
      there, and of the gangs whose master entered them there), the ordered
      queue of reserved, not-started members (lowest key first), and the FIFO
@@ -24,8 +26,8 @@
    - pop_ready: the head of the ordered queue if may_start allows it (no key
      active on the worker precedes it, G3), else the FIFO's front. The idle
      loop tries pop_ready, then steals from the other worker's ordered queue
-     the first not-started member that is_eligible allows (G5: no key active
-     on the thief precedes the member's key or equals it); else it waits.
+     the first not-started member that claim_for_steal allows (G5: the thief
+     hosts no gang); else it waits.
    - The fork (run_earlier_gangs, G4): while the lowest startable key queued
      on the master's worker precedes the new gang's, yield; while a fiber of
      an earlier gang that is not one of the master's enclosing gangs is
@@ -46,7 +48,8 @@
      wake-up is part of the step that makes the condition true, and a wait
      never parks with its condition already true: the park/unpark and
      WaitWord protocols that guarantee this are not re-checked here.
-   - Reservation is one atomic step; the "least loaded" order among the
+   - Reservation is one atomic step (gang.cpp holds every worker's gang
+     lock while it chooses and records); the "least loaded" order among the
      other workers is moot with two workers. Tasks, plain (non-gang)
      fibers, steal mode and the sleeping of workers are left out: an idle
      worker with nothing it may take blocks (the real one spins or sleeps
@@ -65,23 +68,25 @@
      reported, but each of them can park instead, and a park that nothing
      undoes ends in an invalid end state.
 
-   Switches (spin -DNAME=VALUE):
-     ELIGIBILITY  1: is_eligible as in gang.cpp (default);
+   Switches (spin -DNAME=VALUE); the defaults are what gang.cpp does:
+     ELIGIBILITY  4: claim_for_steal, the thief hosts no gang (default);
+                  1: as before G7, no gang active on the thief precedes the
+                     member's or is its gang;
                   0: no check, an idle worker steals any not-started member;
                   2: only "no earlier gang is active on the thief";
                   3: only "no fiber of the member's gang is active on the thief".
      FORK_SP      1: the fork is a scheduling point (G4, default); 0: not.
-     SUBGANGS     0: no sub-gangs (default); 1: the master of a gang may fork
-                  one; 2: the master or the member may.
-   Not what gang.cpp does (a repair the model checks, see README.md):
-     KEY_ORDER    0: keys are (level, id) (default); 1: keys are the ids of
-                  the enclosing gangs then the gang's own (a sub-gang comes
-                  right after its enclosing gang, before later gangs).
-     G6_QUEUED    0: G6 looks at `active` (default); 1: also at members
-                  reserved there and not started and at masters there still
-                  in their fork.
-     G7           0: off (default); 1: a gang is not reserved a worker that
-                  hosts a gang it precedes.
+     SUBGANGS     2: the master or the member of a gang may fork a sub-gang
+                  (default); 1: only the master; 0: no sub-gangs.
+     KEY_ORDER    1: keys order gangs by the ids of their enclosing gangs,
+                  then their own (default: a sub-gang comes right after its
+                  enclosing gang, before later gangs); 0: keys are (level,
+                  id), as before G7.
+     G6_QUEUED    1: G6 counts members reserved and not started and masters
+                  still in their fork (default); 0: it looks at `active`
+                  only, as before G7.
+     G7           1: a gang is not reserved a worker that hosts a gang it
+                  precedes (default); 0: no such rule, as before.
 
    The program (outer team of two, bound: T0 on worker 0, T1 on worker 1):
      T0: fork A { body of A }; outer join (waits for T1); end
@@ -91,22 +96,22 @@
 */
 
 #ifndef ELIGIBILITY
-#define ELIGIBILITY 1
+#define ELIGIBILITY 4
 #endif
 #ifndef FORK_SP
 #define FORK_SP 1
 #endif
 #ifndef G6_QUEUED
-#define G6_QUEUED 0
+#define G6_QUEUED 1
 #endif
 #ifndef KEY_ORDER
-#define KEY_ORDER 0
+#define KEY_ORDER 1
 #endif
 #ifndef G7
-#define G7 0
+#define G7 1
 #endif
 #ifndef SUBGANGS
-#define SUBGANGS 0
+#define SUBGANGS 2
 #endif
 
 #define NW 2        /* workers */
@@ -200,8 +205,10 @@ byte next_id = 1;
 /* may_start (G3) */
 #define MAY_START(w, g) (!ACT_LT(w, K(g)))
 
-/* is_eligible (G5) */
-#if ELIGIBILITY == 1
+/* claim_for_steal (G5) */
+#if ELIGIBILITY == 4
+#define ELIGIBLE(w, g) (!HOSTED(w, 1) && !HOSTED(w, 2) && !HOSTED(w, 3) && !HOSTED(w, 4))
+#elif ELIGIBILITY == 1
 #define ELIGIBLE(w, g) (!ACT_LE(w, K(g)))
 #elif ELIGIBILITY == 2
 #define ELIGIBLE(w, g) (!ACT_LT(w, K(g)))
@@ -217,7 +224,7 @@ byte next_id = 1;
                        !BEFORE_IN_QUEUE(w, 3, g) && !BEFORE_IN_QUEUE(w, 4, g))
 #define HEAD_OK(w, g) (IS_HEAD(w, g) && MAY_START(w, g))
 #define HEAD_STARTABLE(w) (HEAD_OK(w, 1) || HEAD_OK(w, 2) || HEAD_OK(w, 3) || HEAD_OK(w, 4))
-/* lowest_startable_key() != 0 && < k */
+/* startable_before(k): the head may start and comes before k */
 #define HEAD_STARTABLE_LT(w, k) ((HEAD_OK(w, 1) && K(1) < (k)) || (HEAD_OK(w, 2) && K(2) < (k)) || \
                                  (HEAD_OK(w, 3) && K(3) < (k)) || (HEAD_OK(w, 4) && K(4) < (k)))
 /* pop_ready would return a fiber */
@@ -231,18 +238,20 @@ byte next_id = 1;
 #define EARLIER(w, h, g) (ACT(w, h) && K(h) < K(g) && !IS_ANC(g, h))
 #define EARLIER_UNF(w, g) (EARLIER(w, 1, g) || EARLIER(w, 2, g) || EARLIER(w, 3, g) || EARLIER(w, 4, g))
 
-/* hosts_any(w, ancestors of g) (G6) */
-/* h has a fiber on w that may keep w: started there and unfinished, or a
-   master that entered h there (ACT), or (G6_QUEUED) a member reserved
-   there and not started, or a master of h there still in its fork */
+/* w hosts h (gang.cpp's `active` and `reserved` lists): h has a fiber
+   there that may keep w, started and unfinished, or a master that entered
+   h there (ACT), or a member reserved there and not started, or a master
+   of h there still in its fork */
+#define HOSTED(w, h) (ACT(w, h) || QD(w, h) || (gforking[h] && fhome[gmaster[h]] == (w)))
+/* what G6 and G7 look at: all of it, or (G6_QUEUED=0) only ACT */
 #if G6_QUEUED
-#define HOSTS(w, h) ((h) != 0 && (ACT(w, h) || QD(w, h) || (gforking[h] && fhome[gmaster[h]] == (w))))
+#define HOSTS(w, h) ((h) != 0 && HOSTED(w, h))
 #else
 #define HOSTS(w, h) ((h) != 0 && ACT(w, h))
 #endif
 /* G6: w hosts g's creator's enclosing gang */
 #define HOSTS_ANC(w, g) HOSTS(w, ganc[g])
-/* G7 (not in gang.cpp): w hosts a gang that g does not come after */
+/* G7: w hosts a gang that g precedes */
 #define NOT_BEFORE(w, h, g) ((h) != (g) && HOSTS(w, h) && K(h) > K(g))
 #if G7
 #define BLOCKS(w, g) (HOSTS_ANC(w, g) || NOT_BEFORE(w, 1, g) || NOT_BEFORE(w, 2, g) || \
@@ -363,7 +372,7 @@ proctype Worker(byte w) {
           /* Worker::run of a not-started fiber: keyed_started */
           fhome[f] = w;
           act[w * NG + fgang[f]]++;
-#if ELIGIBILITY == 1 || ELIGIBILITY == 3
+#if ELIGIBILITY == 1 || ELIGIBILITY == 3 || ELIGIBILITY == 4
           assert(act[w * NG + fgang[f]] == 1);  /* G1 */
 #endif
        :: else -> skip
