@@ -90,8 +90,11 @@ void unref(Task* t) {
 // reference goes and the parent loses t's alive unit, and so on up.
 void drop(Task* t, int64_t units) {
   while (t) {
+    // Read before the count moves: once an implicit task's alive half is 0
+    // the team's barrier may end the region and the next fork reset it.
+    bool implicit = t->implicit;
     int64_t left = t->count.fetch_sub(units, memory_order_acq_rel) - units;
-    if (alive_of(left) != 0 || t->implicit) return;
+    if (alive_of(left) != 0 || implicit) return;
     Task* parent = t->parent;
     unref(t);
     t = parent;
