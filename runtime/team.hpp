@@ -117,8 +117,8 @@ struct alignas(kCacheLine) Team {
   // taskwait, taskgroup): whatever may end one of them notifies it.
   WaitWord ww;
   // End of the region: threads (master included) still running their part
-  // of the body. Members of a team that is not a gang keep running tasks
-  // until it is zero, as at a barrier (member_main says why).
+  // of the body. Members of a team no larger than the worker pool keep
+  // running tasks until it is zero, as at a barrier (member_main says why).
   Atomic<int> end_pending{0};
   // Join: members still running; the master waits for zero.
   Atomic<int> join_pending{0};
