@@ -5,6 +5,7 @@
 #include "runtime/task.hpp"
 #include "runtime/team.hpp"
 #include "runtime/wait.hpp"
+#include "ult/worker.hpp"
 
 namespace bobbin::rt {
 
@@ -21,12 +22,21 @@ inline bool tasks_visible(Team* team) {
 // Runs tasks until done(); with nothing to run it spins, then parks on the
 // team's wait word, which task pushes, task completions and barrier releases
 // all notify.
+//
+// Between two tasks it lets the worker's other ready fibers run first: a
+// gang member reserved on this worker (a nested region opened by a task
+// elsewhere) must not wait behind every task this team still has, since its
+// gang's other members may be spinning for it.
 template <class Done>
 void help_until(Thread* th, Done done) {
   Team* team = th->team;
   for (;;) {
     if (done()) return;
-    if (run_one_task(th)) continue;
+    if (run_one_task(th)) {
+      ult::Worker* w = ult::Worker::current();
+      if (w && w->ready_count() > 0) ult::Worker::yield();
+      continue;
+    }
     auto wake = [&] { return done() || tasks_visible(team); };
     if (WaitWord::spin(wake)) continue;
     team->ww.wait(wake);
