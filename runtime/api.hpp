@@ -160,10 +160,14 @@ void critical_end(void* name);
 
 // ---- reductions ------------------------------------------------------------
 
-// Returns true for the thread that must combine into the original variables
-// (after the runtime combined every thread's private copies into its own).
 // `blocking`: the others wait until reduce_end (the construct's barrier).
-bool reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool blocking);
+// Returns 1 for the thread that must combine into the original variables
+// (after the runtime combined every thread's private copies into its own),
+// which then calls reduce_end; 0: nothing left to do; 2 (only when `atomic_ok`, the compiler
+// having emitted an atomic form, and only for nowait): every thread combines
+// its own copies with atomics, and the construct's closing barrier (or the
+// region's join) orders the result.
+int reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool blocking, bool atomic_ok);
 void reduce_end(bool blocking);
 
 // ---- threadprivate without TLS ----------------------------------------------

@@ -24,11 +24,16 @@ static void release_reduction(Team* team, uint32_t seq) {
   team->red_ww.notify_all();
 }
 
-bool reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool /*blocking*/) {
+int reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool blocking, bool atomic_ok) {
   Thread* t = current_thread_fast();
   Team* team = t->team;
   int n = team->nthreads;
-  if (n == 1) return true;
+  if (n == 1) return 1;
+  // nowait with an atomic form: no gather at all; what follows the construct
+  // (a barrier, or the region's join) is the only wait, as the spec asks.
+  // Every thread decides alike (same team, same call site), so red_seq stays
+  // in step. A blocking reduction keeps the tree, which is its barrier too.
+  if (atomic_ok && !blocking) return 2;
   uint32_t seq = ++t->red_seq;
   int i = t->tid;
   team->red_data[std::size_t(i)] = data;
@@ -42,9 +47,9 @@ bool reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool /*bloc
     team->red_arrived[std::size_t(i)].store(seq, memory_order_release);
     team->red_ww.notify_all();
     team->red_ww.wait([&] { return int32_t(team->red_released.load(memory_order_acquire) - seq) >= 0; });
-    return false;
+    return 0;
   }
-  return true;
+  return 1;
 }
 
 void reduce_end(bool blocking) {
