@@ -253,6 +253,23 @@ def run_once(args, env, tag):
     return 0
 
 
+def with_retries(run, retries, tag, runtime):
+    """Calls run(attempt) until it returns 0 or `retries` more attempts have
+    failed; says each retry and, when a later attempt passed, how many failed.
+    For the stock runtimes only: they check the program, not Bobbin."""
+    status, runs, failures = run(1), 1, 0
+    failures += int(status != 0)
+    while status and runs <= retries:
+        print(f'RETRY {tag}: {runtime} run {runs} failed; this mode checks the program, '
+              f'so a run that passes shows it is sound ({runtime} has intermittent defects)')
+        runs += 1
+        status = run(runs)
+        failures += int(status != 0)
+    if failures and not status:
+        print(f'PASS {tag}: note: {runtime} failed {failures} of {runs} runs (see above)')
+    return status
+
+
 def main():
     args = parse_args()
     name = args.name or os.path.basename(args.binary)
@@ -273,15 +290,9 @@ def main():
         print(f'FAIL {tag}: {f}')
         return 1
     if not args.sweep and not args.variant:
-        status = run_once(args, env, tag)
-        runs, failures = 1, int(status != 0)
-        while status and args.mode == 'libomp' and runs <= args.libomp_retries:
-            print(f'RETRY {tag}: stock libomp run {runs} failed; the libomp mode checks the program, '
-                  f'so a run that passes shows it is sound (libomp 14 has intermittent defects)')
-            status = run_once(args, env, f'{tag} (run {runs + 1})')
-            runs, failures = runs + 1, failures + int(status != 0)
-        if failures and not status:
-            print(f'PASS {tag}: note: stock libomp failed {failures} of {runs} runs (see above)')
+        retries = args.libomp_retries if args.mode == 'libomp' else 0
+        status = with_retries(lambda attempt: run_once(args, env, tag if attempt == 1 else f'{tag} (run {attempt})'),
+                              retries, tag, 'stock libomp')
         return status
     combos = sweep_combinations(args.variant, args.sweep)
     failed, worst = [], 0

@@ -185,16 +185,9 @@ def main():
 
 def main_with_retries():
     args = parse_args()
-    status, runs, failures = main(), 1, 0
-    failures += int(status != 0)
-    while status and args.mode == 'libgomp' and runs <= args.libgomp_retries:
-        print(f'RETRY: stock libgomp run {runs} failed; the libgomp mode checks the program, so a run '
-              f'that passes shows it is sound')
-        status, runs = main(), runs + 1
-        failures += int(status != 0)
-    if failures and not status:
-        print(f'PASS: note: stock libgomp failed {failures} of {runs} runs (see above)')
-    return status
+    retries = args.libgomp_retries if args.mode == 'libgomp' else 0
+    return conf.with_retries(lambda attempt: main(), retries, args.name or os.path.basename(args.binary),
+                             'stock libgomp')
 
 
 if __name__ == '__main__':
