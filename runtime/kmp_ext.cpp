@@ -26,11 +26,6 @@ namespace {
 std::atomic<int> g_library{3};  // 1 serial, 2 turnaround, 3 throughput (libomp's default)
 std::atomic<int> g_saved_thread_limit{-1};
 
-void apply_wait() {
-  g_fiber_spin_ns = fiber_spin_ns();
-  ult::Worker::set_spin_ns(worker_spin_ns());
-}
-
 void say_once(std::atomic<bool>& said, const char* what) {
   if (!said.exchange(true, std::memory_order_relaxed)) warn("%s", what);
 }
@@ -52,7 +47,7 @@ void kmp_set_blocktime(int ms) {
   ensure_initialized();
   if (ms < 0) return;
   mutable_settings().blocktime_ms = ms;
-  if (g_library.load(std::memory_order_relaxed) != 2) apply_wait();
+  if (g_library.load(std::memory_order_relaxed) != 2) apply_wait_settings();
 }
 
 int kmp_blocktime() {
@@ -80,7 +75,7 @@ void kmp_set_library(int mode) {
     g_fiber_spin_ns = UINT64_MAX;
     ult::Worker::set_spin_ns(UINT64_MAX);
   } else {
-    apply_wait();
+    apply_wait_settings();
   }
 }
 
@@ -105,7 +100,7 @@ void kmp_set_defaults(const char* text) {
     i = j;
   }
   ult::set_stack_size(settings().stacksize);
-  if (g_library.load(std::memory_order_relaxed) != 2) apply_wait();
+  if (g_library.load(std::memory_order_relaxed) != 2) apply_wait_settings();
 }
 
 void kmp_set_disp_num_buffers(int) {

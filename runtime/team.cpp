@@ -134,8 +134,7 @@ Icvs initial_icvs(const Settings& st) {
 void initialize() {
   const Settings& st = settings();
   ult::set_stack_size(st.stacksize);
-  g_fiber_spin_ns = fiber_spin_ns();
-  ult::Worker::set_spin_ns(worker_spin_ns());
+  apply_wait_settings();
   g_num_procs = int(ult::allowed_cpus().size());
   if (g_num_procs < 1) g_num_procs = 1;
   g_topology = sched::Topology::discover();
@@ -409,6 +408,11 @@ Thread* current_thread() {
 
 void ensure_initialized() { std::call_once(g_init_once, initialize); }
 const sched::Topology* current_topology() { return g_topology.get(); }
+
+void apply_wait_settings() {
+  g_fiber_spin_ns = fiber_spin_ns();
+  ult::Worker::set_spin_ns(worker_spin_ns());
+}
 
 namespace {
 Atomic<int> g_nested_override{0};  // bobbin_set_nested_mode(mode, all): 0 none

@@ -173,6 +173,9 @@ void* single_share(void* (*make)(void* ctx), void* ctx);
 
 // The topology the runtime schedules on (set at initialisation).
 const sched::Topology* current_topology();
+// How long a waiting fiber and an idle worker spin before they sleep, from
+// the wait policy and block time (at start-up, and when kmp_* changes them).
+void apply_wait_settings();
 
 // The calling OpenMP thread (adopting the calling kernel thread if needed).
 Thread* current_thread();
