@@ -103,6 +103,38 @@ BOBBIN_EXPORT void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigne
                      rt::LoopBounds{1, int64_t(count), 1, true, 4});
 }
 
+// gcc 4.8 and older, combined forms: as GOMP_parallel_start, but every
+// thread joins the loop (or the sections) first, the caller before these
+// return; it then runs fn(data) itself and calls GOMP_parallel_end.
+namespace {
+void open_workshare(void (*fn)(void*), void* data, unsigned num_threads, rt::LoopKind kind, int64_t chunk,
+                    const rt::LoopBounds& b) {
+  rt::WorkshareStart w;
+  w.kind = kind;
+  w.chunk = chunk;
+  w.bounds = b;
+  rt::fork_open_with(request(fn, data, num_threads, 0), w);
+}
+}  // namespace
+
+#define BOBBIN_GOMP_PARALLEL_LOOP_START(NAME, KIND)                                                                  \
+  BOBBIN_EXPORT void GOMP_parallel_loop_##NAME##_start(void (*fn)(void*), void* data, unsigned num_threads,          \
+                                                       long start, long end, long incr, long chunk) {               \
+    open_workshare(fn, data, num_threads, KIND, chunk, open_bounds(start, end, incr));                               \
+  }
+BOBBIN_GOMP_PARALLEL_LOOP_START(static, chunk > 0 ? rt::LoopKind::StaticChunked : rt::LoopKind::Static)
+BOBBIN_GOMP_PARALLEL_LOOP_START(dynamic, rt::LoopKind::Dynamic)
+BOBBIN_GOMP_PARALLEL_LOOP_START(guided, rt::LoopKind::Guided)
+
+BOBBIN_EXPORT void GOMP_parallel_loop_runtime_start(void (*fn)(void*), void* data, unsigned num_threads, long start,
+                                                    long end, long incr) {
+  open_workshare(fn, data, num_threads, rt::LoopKind::Runtime, 0, open_bounds(start, end, incr));
+}
+
+BOBBIN_EXPORT void GOMP_parallel_sections_start(void (*fn)(void*), void* data, unsigned num_threads, unsigned count) {
+  open_workshare(fn, data, num_threads, rt::LoopKind::Dynamic, 1, rt::LoopBounds{1, int64_t(count), 1, true, 4});
+}
+
 // Host teams (gcc 9+): a league of initial threads, each running fn(data).
 BOBBIN_EXPORT void GOMP_teams_reg(void (*fn)(void*), void* data, unsigned num_teams, unsigned thread_limit,
                                   unsigned /*flags*/) {

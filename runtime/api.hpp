@@ -446,6 +446,10 @@ struct RegionSetup {
   void* reductions_handle = nullptr;     // out: for reductions_unregister
 };
 void fork_with(const ForkRequest& req, RegionSetup& setup);
+// fork_open for a combined parallel worksharing construct: every thread of
+// the new team, the caller included (before this returns), joins the
+// worksharing construct `w` (without claiming) before its part of the body.
+void fork_open_with(const ForkRequest& req, const WorkshareStart& w);
 
 // single with copyprivate: null for the thread that runs the block; every
 // other thread gets, once that thread called single_copy_end(data), `data`.

@@ -460,6 +460,11 @@ void close_region(Thread* me, Team* team) {
   restore_context(me, team);
   release_threads(team->threads_reserved);
   if (team->gang_key) sched::gang_master_leave(team->gang_key);
+  if (team->open_state_free) {
+    team->open_state_free(team->open_state);
+    team->open_state = nullptr;
+    team->open_state_free = nullptr;
+  }
 }
 
 // A gang-scheduled nested region (scheduler/gang.cpp has the protocol),

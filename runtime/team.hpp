@@ -125,6 +125,10 @@ struct alignas(kCacheLine) Team {
   // Implicit tasks, one per member, reused with the team.
   std::unique_ptr<Task[]> implicit;
   int implicit_cap = 0;
+  // What a region opened in two calls (fork_open_with) keeps until its end:
+  // freed by close_region once every member has left the body.
+  void* open_state = nullptr;
+  void (*open_state_free)(void*) = nullptr;
   // Task lists, created at the team's first task.
   Atomic<TeamTasks*> tasks{nullptr};
   SpinLock tasks_lock;

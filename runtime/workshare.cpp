@@ -179,6 +179,15 @@ struct Prologue {
   RegionSetup* setup;
 };
 
+void join_workshare(const RegionSetup& s) {
+  if (!s.workshare) return;
+  WorkshareStart w = *s.workshare;
+  w.claim = false;
+  int64_t lo, hi, st;
+  bool last;
+  workshare_begin(w, &lo, &hi, &st, &last);
+}
+
 // Every thread of the new team runs this instead of the body.
 void region_with_setup(void* p) {
   auto* pro = static_cast<Prologue*>(p);
@@ -200,13 +209,7 @@ void region_with_setup(void* p) {
     if (th->tid == 0) s.reductions_handle = rec;
     reductions_bind(rec);
   }
-  if (s.workshare) {
-    WorkshareStart w = *s.workshare;
-    w.claim = false;
-    int64_t lo, hi, st;
-    bool last;
-    workshare_begin(w, &lo, &hi, &st, &last);
-  }
+  join_workshare(s);
   reinterpret_cast<void (*)(void*)>(pro->body.fn)(pro->body.data);
   if (s.nreductions > 0) taskgroup_end_bound();
 }
@@ -223,6 +226,29 @@ void fork_with(const ForkRequest& req, RegionSetup& setup) {
   if (setup.reductions_handle) {
     reductions_report(static_cast<BlockRecord*>(setup.reductions_handle), setup.reductions, setup.nreductions);
   }
+}
+
+// The members' prologue outlives fork_open_with: they may start after it
+// returned; close_region frees it.
+struct OpenPrologue {
+  WorkshareStart workshare;
+  RegionSetup setup;
+  Prologue pro;
+};
+
+void fork_open_with(const ForkRequest& req, const WorkshareStart& w) {
+  if (req.body.kind != RegionBody::Kind::DataPointer) fatal("internal error: fork_open_with takes a data-pointer body");
+  auto* o = new OpenPrologue;
+  o->workshare = w;
+  o->setup.workshare = &o->workshare;
+  o->pro = Prologue{req.body, &o->setup};
+  ForkRequest r = req;
+  r.body = RegionBody{RegionBody::Kind::DataPointer, reinterpret_cast<void*>(&region_with_setup), 0, nullptr, &o->pro};
+  fork_open(r);
+  Team* team = current_thread_fast()->team;  // the new one: the caller is its thread 0
+  team->open_state = o;
+  team->open_state_free = [](void* p) { delete static_cast<OpenPrologue*>(p); };
+  join_workshare(o->setup);  // the caller is thread 0: it joins before running its part
 }
 
 // ---- single with copyprivate -------------------------------------------------
