@@ -27,20 +27,33 @@ inline bool tasks_visible(Team* team) {
 // gang member reserved on this worker (a nested region opened by a task
 // elsewhere) must not wait behind every task this team still has, since its
 // gang's other members may be spinning for it.
+//
+// While it finds no task it counts itself in team->hungry, so that task
+// creation queues new tasks for it instead of running them at once.
 template <class Done>
 void help_until(Thread* th, Done done) {
   Team* team = th->team;
+  bool hungry = false;
+  // relaxed: a hint; a stale value only delays or hastens one task's queueing.
+  auto fed = [&] {
+    if (hungry) team->hungry.fetch_sub(1, memory_order_relaxed);
+    hungry = false;
+  };
   for (;;) {
-    if (done()) return;
+    if (done()) break;
     if (run_one_task(th)) {
+      fed();
       ult::Worker* w = ult::Worker::current();
       if (w && w->ready_count() > 0) ult::Worker::yield();
       continue;
     }
+    if (!hungry) team->hungry.fetch_add(1, memory_order_relaxed);
+    hungry = true;
     auto wake = [&] { return done() || tasks_visible(team); };
     if (WaitWord::spin(wake)) continue;
     team->ww.wait(wake);
   }
+  fed();
 }
 
 }  // namespace bobbin::rt

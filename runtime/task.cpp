@@ -43,10 +43,13 @@ sched::Placement g_placement;
 std::unique_ptr<sched::StealPolicy> g_policy;
 bool g_steal_half = false;
 int g_max_priority = 0;
-// A list holding this many tasks makes new tasks run at once (undeferred):
-// recursive programs cannot exhaust memory, and the creator keeps its cache.
-// 256 is the deque size at which libomp does the same; a guess to tune.
+// When a new task runs at once (undeferred) instead of being queued; see
+// task_schedule_ready. 256 is the deque size at which libomp does the same.
+// kKeepQueued and kMaxInlineDepth are guesses (fib, multiaxpy, sort, 2 threads).
 constexpr std::size_t kThrottle = 256;
+constexpr std::size_t kKeepQueued = 2;
+constexpr uint32_t kMinInlineTaskDepth = 4;
+constexpr uint32_t kMaxInlineDepth = 128;
 constexpr std::size_t kPayloadAlign = 16;
 
 std::size_t header_size() { return (sizeof(Task) + kPayloadAlign - 1) / kPayloadAlign * kPayloadAlign; }
@@ -87,39 +90,61 @@ void unref(Task* t) {
 }
 
 // Drops `units` from t's count; when its alive half reaches 0, the tree's
-// reference goes and the parent loses t's alive unit, and so on up.
-void drop(Task* t, int64_t units) {
+// reference goes and the parent loses t's alive unit, and so on up. Returns
+// true if an implicit task's alive half reached 0 (its team's barrier and
+// join wait for that).
+bool drop(Task* t, int64_t units) {
   while (t) {
     // Read before the count moves: once an implicit task's alive half is 0
     // the team's barrier may end the region and the next fork reset it.
     bool implicit = t->implicit;
     int64_t left = t->count.fetch_sub(units, memory_order_acq_rel) - units;
-    if (alive_of(left) != 0 || implicit) return;
+    if (alive_of(left) != 0) return false;
+    if (implicit) return true;
     Task* parent = t->parent;
     unref(t);
     t = parent;
     units = kAliveOne;
   }
+  return false;
 }
 
-// The body has ended and (if detachable) the event was fulfilled.
+// The body has ended and (if detachable) the event was fulfilled. Wakes the
+// team's waiters only if this completion can end a wait: a group's last
+// task, a parent's last incomplete child (taskwait), an implicit task's last
+// descendant (barrier, join), or a task with dependences (taskwait depend).
 void finish(Thread* th, Task* t) {
+  bool wake = t->deps != nullptr;
   if (t->deps) deps_release(th, t);
   if (t->domain) deps_clear_domain(t);
-  if (t->group) t->group->pending.fetch_sub(1, memory_order_acq_rel);
   Team* team = t->team;
   Task* parent = t->parent;
-  // The parent's incomplete count first, while the task's own alive unit
-  // still keeps the task, and through it the parent, from being freed: once
-  // that unit is gone, the task's last child may free the task and a
-  // finished parent before this thread is done with them.
-  parent->count.fetch_sub(kChildOne, memory_order_acq_rel);
+  if (!t->counted) {
+    // Run at its creation (adopt): it holds no unit of its parent, whose
+    // body is below it on this stack. acquire: pairs with the children's
+    // acq_rel drops, so their writes are seen before the task is freed.
+    if (alive_of(t->count.load(memory_order_acquire)) == 1) {
+      unref(t);  // no child alive, and none can appear: nothing else counts on it
+      if (wake) team->ww.notify_all();
+      return;
+    }
+    // Some children outlive it: from now on it holds its parent, as a
+    // queued task does, until the last of them completes.
+    parent->count.fetch_add(kAliveOne, memory_order_relaxed);
+  } else {
+    if (t->group && t->group->pending.fetch_sub(1, memory_order_acq_rel) == 1) wake = true;
+    // The parent's incomplete count first, while the task's own alive unit
+    // still keeps the task, and through it the parent, from being freed: once
+    // that unit is gone, the task's last child may free the task and a
+    // finished parent before this thread is done with them.
+    if (incomplete_of(parent->count.fetch_sub(kChildOne, memory_order_acq_rel) - kChildOne) == 0) wake = true;
+  }
   int64_t left = t->count.fetch_sub(kAliveOne, memory_order_acq_rel) - kAliveOne;
   if (alive_of(left) == 0) {
     unref(t);
-    drop(parent, kAliveOne);
+    if (drop(parent, kAliveOne)) wake = true;
   }
-  team->ww.notify_all();  // a taskwait, taskgroup or barrier may be waiting for this
+  if (wake) team->ww.notify_all();
 }
 
 // Untied tasks: clang compiles an untied task as a state machine whose
@@ -142,7 +167,8 @@ void execute(Thread* th, Task* t) {
     return;
   }
   if (t->cleanup) t->cleanup(t->payload(), th->gtid);
-  if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
+  // Only a detachable task's count has a second holder (the event).
+  if (!t->detachable || t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
 
 Task* steal(Thread* th, TeamTasks* tt, int self, int own, const Task* root) {
@@ -221,22 +247,58 @@ bool team_quiescent(Team* team) {
 void hold_task(Task* t) { t->refs.fetch_add(1, memory_order_relaxed); }
 void release_task_ref(Task* t) { unref(t); }
 
-void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
-  Team* team = t->team;
-  bool here = th && th->team == team && th->current_task;
-  if (here && may_run_inline && (t->parent->final_ || team->nthreads == 1)) {
-    execute(th, t);
-    return;
-  }
+namespace {
+
+// The list a ready task of this thread goes to.
+sched::TaskList& list_for(Team* team, const Task* t) {
   TeamTasks* tt = team_tasks(team);
-  int w = current_worker_id();
-  int list = t->affinity_list >= 0 ? t->affinity_list : g_placement.list_of_worker(w);
-  sched::TaskList& l = t->priority > 0 ? tt->priority : tt->lists[std::size_t(list)];
-  if (here && may_run_inline && l.size() >= kThrottle) {
-    execute(th, t);
+  if (t->priority > 0) return tt->priority;
+  int list = t->affinity_list >= 0 ? t->affinity_list : g_placement.list_of_worker(current_worker_id());
+  return tt->lists[std::size_t(list)];
+}
+
+// Whether the creator runs a new ready task now rather than queue it: when
+// the region is serial or the task final; when the creator's list is full
+// (so that recursive programs cannot exhaust memory); or, deep in a task
+// tree (a divide-and-conquer recursion), when that list keeps a few tasks
+// for thieves already and no thread of the team is waiting for one: a
+// queued task would then only be popped back by its creator, and running
+// it here saves the push, the pop and the cache misses in between
+// (multiaxpy with 2^10 per leaf: most of the runtime's cost).
+//
+// Near the root of the tree tasks are always queued (up to the throttle):
+// there a program may have a task wait for something its creator does only
+// after creating it (a flag, a lock the creator holds), which libomp and
+// libgomp serve as long as their queues take the tasks, and which a task
+// run at its creation would wait for forever (or until its own timeout).
+// Not at all when priorities are enabled (OMP_MAX_TASK_PRIORITY > 0):
+// queued tasks are what priorities order. The depth cap bounds the stack
+// a chain of such tasks takes.
+bool run_now(Thread* th, const Task* t) {
+  Team* team = t->team;
+  if (!th || th->team != team || !th->current_task) return false;
+  if (th->current_task->final_ || team->nthreads == 1) return true;
+  if (th->inline_depth >= kMaxInlineDepth) return false;
+  std::size_t queued = list_for(team, t).size();
+  return queued >= kThrottle || (t->depth >= kMinInlineTaskDepth && queued >= kKeepQueued && g_max_priority == 0 &&
+                                  team->hungry.load(memory_order_relaxed) == 0);
+}
+
+void run_inline(Thread* th, Task* t) {
+  ++th->inline_depth;
+  execute(th, t);
+  --th->inline_depth;
+}
+
+}  // namespace
+
+void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
+  if (may_run_inline && run_now(th, t)) {
+    run_inline(th, t);
     return;
   }
-  l.push_bottom(t);
+  Team* team = t->team;
+  list_for(team, t).push_bottom(t);
   team->ww.notify_all();
 }
 
@@ -283,16 +345,23 @@ void* task_alloc(const TaskSpec& spec, std::size_t payload_size) {
 
 std::size_t task_payload_size(void* payload) { return task_from_payload(payload)->payload_size; }
 
-// Links a new task to its creator (counts) before it can run.
-static void adopt(Thread* th, Task* t) {
+// Links a new task to its creator (counts) before it can run; `counted`: see Task::counted.
+static void adopt(Thread* th, Task* t, bool counted) {
   Task* parent = th->current_task;
   t->group = parent->running_group;
+  t->counted = counted;
   t->count.store(kAliveOne, memory_order_relaxed);
   // relaxed: the child becomes visible to other threads only through a list
   // push (a lock release) or a dependence edge (likewise).
+  if (!counted) return;  // see finish
   parent->count.fetch_add(kAliveOne + kChildOne, memory_order_relaxed);
   if (t->group) t->group->pending.fetch_add(1, memory_order_relaxed);
 }
+
+// A task that completes before its creator goes on needs no place in the
+// counts taskwait and taskgroup wait on: tied (an untied one may stop at a
+// scheduling point and finish later) and not detachable.
+static bool completes_in_place(const Task* t) { return t->tied && !t->detachable; }
 
 void task_submit(void* payload, const DepItem* deps, int ndeps) {
   Thread* th = current_thread_fast();
@@ -306,7 +375,12 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
     memcpy(&p, static_cast<char*>(payload) + t->priority_offset, sizeof p);
     t->priority = p < 0 ? 0 : p > g_max_priority ? g_max_priority : p;
   }
-  adopt(th, t);
+  if (ndeps == 0 && completes_in_place(t) && run_now(th, t)) {
+    adopt(th, t, false);
+    run_inline(th, t);
+    return;
+  }
+  adopt(th, t, true);
   if (ndeps > 0 && !deps_register(th->current_task, t, deps, ndeps)) return;  // released by a predecessor
   task_schedule_ready(th, t, true);
 }
@@ -314,7 +388,7 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
 void task_begin_undeferred(void* payload) {
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
-  adopt(th, t);
+  adopt(th, t, !completes_in_place(t));
   th->current_task = t;
   t->running_group = t->group;
   t->running = true;

@@ -67,6 +67,11 @@ struct alignas(kCacheLine) Task {
   bool detachable = false;
   bool running = false;         // its body is executing (set and read by the executing thread)
   bool requeued = false;        // an untied task's routine re-submitted it: run it again
+  // Counted in its parent's incomplete children and its group's pending
+  // tasks. A tied, non-detachable task run at its creation is not: it
+  // completes before its creator can reach a taskwait or the group's end
+  // (task.cpp, task_submit).
+  bool counted = true;
   uint8_t size_class = 0;       // task_alloc.cpp
   std::size_t payload_offset = 0;
   std::size_t payload_size = 0;

@@ -80,6 +80,7 @@ struct alignas(kCacheLine) Thread {
   uint32_t red_seq = 0;      // reductions met
   LoopCursor cursor;         // the dynamic loop this thread is in
   Task* current_task = nullptr;  // the task this thread is executing (its implicit task at first)
+  uint32_t inline_depth = 0;     // tasks run at their creation nested on this stack (task.cpp)
   Binding binding;           // place and partition; this thread only
   // Clause values pushed before the next fork (this thread only).
   int pushed_nthreads = 0;
@@ -132,6 +133,12 @@ struct alignas(kCacheLine) Team {
   // Task lists, created at the team's first task.
   Atomic<TeamTasks*> tasks{nullptr};
   SpinLock tasks_lock;
+  // Threads of the team waiting for a task and finding none (help_until): a
+  // hint for task creation, which queues rather than runs a new task while
+  // someone is hungry (task.cpp, task_schedule_ready). Its own line: it
+  // changes only when a waiter starts or stops starving, and every task
+  // creation reads it.
+  alignas(kCacheLine) Atomic<int> hungry{0};
   // single: how many single constructs have been claimed.
   alignas(kCacheLine) Atomic<uint32_t> single_claimed{0};
   // copyprivate: the source thread's data, published between two barriers.
