@@ -34,6 +34,26 @@
 #include <sanitizer/tsan_interface.h>
 #endif
 
+// AddressSanitizer keeps the bounds of the running stack (for stack
+// accounting and for the fake stacks of use-after-return detection); a
+// switch it does not know about makes it see a fiber's frames as overflows
+// of the thread's stack. So an ASan build announces each switch with the
+// destination's stack (__sanitizer_start_switch_fiber) and completes it on
+// arrival (__sanitizer_finish_switch_fiber), which also reports the stack
+// left: that is how a native context's bounds (a kernel thread's own stack)
+// are learnt, the first time it switches to a fiber. A finished fiber's
+// last switch passes no fake-stack slot, so ASan frees its fake stack.
+#if defined(__SANITIZE_ADDRESS__)
+#define BOBBIN_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BOBBIN_ASAN_FIBERS 1
+#endif
+#endif
+#if BOBBIN_ASAN_FIBERS
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace bobbin::ult {
 
 namespace bc = boost::context::detail;
@@ -45,6 +65,22 @@ struct SwitchMsg {
   void* arg;
   Fiber* to;  // read only by a fiber's first activation (the trampoline)
 };
+
+// On arrival: tells ASan the switch is done (`fake`: the slot the
+// arriving fiber saved when it left, null on a first activation) and
+// records the stack of a native context that switched here.
+void asan_arrived(bc::transfer_t t, void* fake) {
+#if BOBBIN_ASAN_FIBERS
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+  __sanitizer_finish_switch_fiber(fake, &bottom, &size);
+  Fiber* from = static_cast<SwitchMsg*>(t.data)->from;
+  FiberOps::note_native_stack(from, bottom, size);
+#else
+  (void)t;
+  (void)fake;
+#endif
+}
 
 // Runs the after-action of whoever switched to us.
 void complete_switch(bc::transfer_t t) {
@@ -60,6 +96,7 @@ void complete_switch(bc::transfer_t t) {
 
 [[noreturn]] void trampoline(bc::transfer_t t) {
   Fiber* self = static_cast<SwitchMsg*>(t.data)->to;
+  asan_arrived(t, nullptr);
   complete_switch(t);
   Worker::fiber_main(self);
   fatal("internal error: fiber main returned");
@@ -92,6 +129,13 @@ void Fiber::prepare(Entry entry, void* user, bool movable) {
 
 void FiberOps::save_context(Fiber* f, void* ctx) { f->ctx_ = ctx; }
 
+void FiberOps::note_native_stack(Fiber* f, const void* bottom, std::size_t size) {
+  if (f->native_ && !f->asan_bottom_) {
+    f->asan_bottom_ = bottom;
+    f->asan_size_ = size;
+  }
+}
+
 void FiberOps::switch_to(Fiber* from, Fiber* to, AfterSwitch after, void* arg) {
   if (to->ctx_ == nullptr) {
     BOBBIN_ASSERT(to->stack_.base != nullptr);
@@ -103,7 +147,19 @@ void FiberOps::switch_to(Fiber* from, Fiber* to, AfterSwitch after, void* arg) {
   if (!to->tsan_) to->tsan_ = __tsan_create_fiber(0);
   __tsan_switch_to_fiber(to->tsan_, 0);
 #endif
+#if BOBBIN_ASAN_FIBERS
+  void* fake = nullptr;
+  bool last = from->state_.load(memory_order_relaxed) == uint32_t(FiberState::Finished);
+  if (to->native_) {
+    __sanitizer_start_switch_fiber(last ? nullptr : &fake, to->asan_bottom_, to->asan_size_);
+  } else {
+    __sanitizer_start_switch_fiber(last ? nullptr : &fake, to->stack_.top() - to->stack_.usable(), to->stack_.usable());
+  }
+#else
+  void* fake = nullptr;
+#endif
   bc::transfer_t t = bc::jump_fcontext(to->ctx_, &m);
+  asan_arrived(t, fake);
   complete_switch(t);  // resumed: whoever jumped here left its message in t.data
 }
 

@@ -70,6 +70,10 @@ class Fiber {
   bool native_ = false;           // a kernel thread's own context: no stack to manage
   bool movable_ = false;          // written by prepare (owner); read under the run-queue lock
   void* tsan_ = nullptr;          // ThreadSanitizer builds only: the fiber's TSan context (fiber.cpp)
+  // AddressSanitizer builds only (fiber.cpp): a native context's stack, learnt
+  // when it first switches away.
+  const void* asan_bottom_ = nullptr;
+  std::size_t asan_size_ = 0;
   uint64_t order_key_ = 0;        // written by the owner before queueing; see order_key()
 };
 
@@ -85,6 +89,8 @@ struct FiberOps {
   // Worker::fiber_main(to). Returns when something switches back to `from`.
   static void switch_to(Fiber* from, Fiber* to, AfterSwitch after, void* arg);
   static void save_context(Fiber* f, void* ctx);
+  // AddressSanitizer builds: records a native context's stack bounds (fiber.cpp).
+  static void note_native_stack(Fiber* f, const void* bottom, std::size_t size);
 };
 
 }  // namespace bobbin::ult
