@@ -146,7 +146,7 @@ static int aff_read_cpulist(const char *path, cpu_set_t *out) {
 
 /* The set of processors that share `kind` with processor c. */
 static int aff_group_of(const char *kind, int c, cpu_set_t *out) {
-  char path[256];
+  char path[320]; /* a d_name (up to 255) and the sysfs prefix and suffix */
   if (!strcmp(kind, "threads")) {
     CPU_ZERO(out);
     CPU_SET(c, out);

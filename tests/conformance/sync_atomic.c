@@ -58,8 +58,9 @@ int main(void) {
     int t = omp_get_thread_num();
     for (int i = 0; i < ITERS; i++) {
       if (t % 2 == 0) {
-        double d = (i % 2) ? 1.0 : -1.0;
-        long l = (i % 2) ? 1L : -1L;
+        /* CONF_UNUSED: gcc 12 calls them set but not used (its atomic write reads them) */
+        double d CONF_UNUSED = (i % 2) ? 1.0 : -1.0;
+        long l CONF_UNUSED = (i % 2) ? 1L : -1L;
 #pragma omp atomic write
         shared_d = d;
 #pragma omp atomic write seq_cst
