@@ -68,7 +68,8 @@ struct ReductionBinding {
 
 // This worker's bindings, innermost last (see "Visibility" above). Only
 // fibers of this worker touch it, one at a time.
-thread_local std::vector<ReductionBinding*> t_bindings;
+// initial-exec: one %fs-relative access instead of a __tls_get_addr call per use.
+thread_local std::vector<ReductionBinding*> t_bindings __attribute__((tls_model("initial-exec")));
 
 // Bindings alive in the process. While it is 0 no task can see a task
 // reduction (a capture points to a live binding), so the common case skips

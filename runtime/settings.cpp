@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "runtime/alloc.hpp"
+#include "ult/atomic.hpp"
 #include "runtime/display.hpp"
 #include "ult/log.hpp"
 #include "ult/pin.hpp"
@@ -24,6 +25,10 @@ namespace {
 
 Settings g_settings;
 std::once_flag g_once;
+// Set once parse_all has run: std::call_once alone costs a __tls_get_addr
+// (libstdc++ passes the callable through thread-local storage) at every
+// call, and settings() is read at every fork and every task's start.
+Atomic<bool> g_parsed{false};
 
 std::string trim(const char* s) {
   std::string v(s);
@@ -405,22 +410,27 @@ void parse_all() {
   }
   // Default run-sched-var: libomp reports static with no chunk.
   if (!getenv("OMP_SCHEDULE")) g_settings.schedule = Schedule{1, 0, false};
+  g_parsed.store(true, memory_order_release);  // pairs with parse_once's acquire
+}
+
+void parse_once() {
+  if (!g_parsed.load(memory_order_acquire)) std::call_once(g_once, parse_all);
 }
 
 }  // namespace
 
 const Settings& settings() {
-  std::call_once(g_once, parse_all);
+  parse_once();
   return g_settings;
 }
 
 Settings& mutable_settings() {
-  std::call_once(g_once, parse_all);
+  parse_once();
   return g_settings;
 }
 
 bool apply_setting(const std::string& name, const std::string& value) {
-  std::call_once(g_once, parse_all);
+  parse_once();
   for (const Row& r : kRows) {
     if (name != r.name) continue;
     Settings before = g_settings;

@@ -406,7 +406,14 @@ Thread* current_thread() {
   return t;
 }
 
-void ensure_initialized() { std::call_once(g_init_once, initialize); }
+// The flag spares every later call std::call_once's __tls_get_addr (libstdc++
+// passes the callable through thread-local storage).
+void ensure_initialized() {
+  static Atomic<bool> done{false};
+  if (done.load(memory_order_acquire)) return;  // pairs with the release below
+  std::call_once(g_init_once, initialize);
+  done.store(true, memory_order_release);
+}
 const sched::Topology* current_topology() { return g_topology.get(); }
 
 void apply_wait_settings() {

@@ -58,7 +58,8 @@ struct ScratchUse {
   const Team* team;
   Scratch* block;
 };
-thread_local std::vector<ScratchUse> t_scratch;
+// initial-exec: one %fs-relative access instead of a __tls_get_addr call per use.
+thread_local std::vector<ScratchUse> t_scratch __attribute__((tls_model("initial-exec")));
 
 void* join_scratch(Thread* th, std::size_t size) {
   struct Make {

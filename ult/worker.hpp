@@ -156,7 +156,9 @@ class alignas(kCacheLine) Worker {
   void enqueue(Fiber* f);
   static Worker* adopt_current(int id);
 
-  static thread_local Worker* t_current_;
+  // initial-exec here too, so that every user of current() reads it with one
+  // %fs-relative load instead of calling __tls_get_addr (as at the definition).
+  static thread_local Worker* t_current_ __attribute__((tls_model("initial-exec")));
   static Worker* pool_[kMaxWorkers];
   static Atomic<int> pool_size_;
   static Atomic<uint64_t> spin_ns_;
