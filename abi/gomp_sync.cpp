@@ -19,12 +19,12 @@ BOBBIN_EXPORT bool GOMP_single_start(void) { return rt::single_begin(); }
 BOBBIN_EXPORT void* GOMP_single_copy_start(void) { return rt::single_copy_begin(); }
 BOBBIN_EXPORT void GOMP_single_copy_end(void* data) { rt::single_copy_end(data); }
 
-BOBBIN_EXPORT void GOMP_critical_start(void) { rt::unnamed_critical_begin(); }
-BOBBIN_EXPORT void GOMP_critical_end(void) { rt::unnamed_critical_end(); }
+BOBBIN_EXPORT void GOMP_critical_start(void) { rt::lock_set_inline(&rt::unnamed_critical_word); }
+BOBBIN_EXPORT void GOMP_critical_end(void) { rt::lock_unset_inline(&rt::unnamed_critical_word); }
 // critical(name): gcc passes a zero-initialised pointer-sized variable per
 // name (.gomp_critical_user_<name>); the runtime's lock word fits in it.
-BOBBIN_EXPORT void GOMP_critical_name_start(void** name) { rt::critical_begin(name); }
-BOBBIN_EXPORT void GOMP_critical_name_end(void** name) { rt::critical_end(name); }
+BOBBIN_EXPORT void GOMP_critical_name_start(void** name) { rt::lock_set_inline(name); }
+BOBBIN_EXPORT void GOMP_critical_name_end(void** name) { rt::lock_unset_inline(name); }
 BOBBIN_EXPORT void GOMP_atomic_start(void) { rt::atomic_fallback_begin(); }
 BOBBIN_EXPORT void GOMP_atomic_end(void) { rt::atomic_fallback_end(); }
 

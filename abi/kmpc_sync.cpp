@@ -16,11 +16,11 @@ BOBBIN_EXPORT void __kmpc_end_master(ident_t*, kmp_int32) {}
 BOBBIN_EXPORT kmp_int32 __kmpc_masked(ident_t*, kmp_int32, kmp_int32 filter) { return rt::masked_begin(filter); }
 BOBBIN_EXPORT void __kmpc_end_masked(ident_t*, kmp_int32) {}
 
-BOBBIN_EXPORT void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) { rt::critical_begin(crit); }
+BOBBIN_EXPORT void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) { rt::lock_set_inline(crit); }
 BOBBIN_EXPORT void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_name* crit, kmp_uint32) {
   rt::critical_begin(crit);
 }
-BOBBIN_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) { rt::critical_end(crit); }
+BOBBIN_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) { rt::lock_unset_inline(crit); }
 
 BOBBIN_EXPORT void __kmpc_flush(ident_t*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
 

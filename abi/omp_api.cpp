@@ -49,8 +49,8 @@ BOBBIN_EXPORT void omp_get_schedule(omp_sched_t* kind, int* chunk) {
 BOBBIN_EXPORT void omp_init_lock(omp_lock_t* l) { rt::lock_init(l); }
 BOBBIN_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, omp_lock_hint_t) { rt::lock_init(l); }
 BOBBIN_EXPORT void omp_destroy_lock(omp_lock_t* l) { rt::lock_destroy(l); }
-BOBBIN_EXPORT void omp_set_lock(omp_lock_t* l) { rt::lock_set(l); }
-BOBBIN_EXPORT void omp_unset_lock(omp_lock_t* l) { rt::lock_unset(l); }
+BOBBIN_EXPORT void omp_set_lock(omp_lock_t* l) { rt::lock_set_inline(l); }
+BOBBIN_EXPORT void omp_unset_lock(omp_lock_t* l) { rt::lock_unset_inline(l); }
 BOBBIN_EXPORT int omp_test_lock(omp_lock_t* l) { return rt::lock_test(l); }
 BOBBIN_EXPORT void omp_init_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_init(l); }
 BOBBIN_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, omp_lock_hint_t) { rt::nest_lock_init(l); }

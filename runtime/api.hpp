@@ -3,6 +3,7 @@
 // call, and translate the result back.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -157,6 +158,25 @@ int nest_lock_test(void* lock);  // the new nesting count, 0 if not acquired
 // `name` is storage the compiler zero-fills, at least 4 bytes.
 void critical_begin(void* name);
 void critical_end(void* name);
+
+// The uncontended halves of lock_set/critical_begin and lock_unset/
+// critical_end, inline in the entry points (one call less on the paths
+// EPCC's lock and critical measure): a free word (0) is taken with one CAS
+// to 1; an unlock finds 1 unless a waiter marked the word 2 (sync.cpp has
+// the protocol), and only then calls lock_wake.
+void lock_wake(void* lock);
+inline std::atomic<uint32_t>* lock_word(void* lock) { return static_cast<std::atomic<uint32_t>*>(lock); }
+inline void lock_set_inline(void* lock) {
+  uint32_t expect = 0;
+  // acquire: pairs with the release of the unlock, as in sync.cpp.
+  if (!lock_word(lock)->compare_exchange_strong(expect, 1, std::memory_order_acquire, std::memory_order_relaxed))
+    lock_set(lock);
+}
+inline void lock_unset_inline(void* lock) {
+  if (lock_word(lock)->exchange(0, std::memory_order_release) == 2) lock_wake(lock);
+}
+// The unnamed critical section's word (workshare.cpp), for the inline paths.
+extern std::atomic<uint32_t>& unnamed_critical_word;
 
 // ---- reductions ------------------------------------------------------------
 

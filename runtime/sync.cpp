@@ -154,6 +154,7 @@ void lock_init(void* lock) { word(lock)->store(0, memory_order_relaxed); }
 void lock_destroy(void* lock) { word(lock)->store(0, memory_order_relaxed); }
 void lock_set(void* lock) { acquire(word(lock)); }
 void lock_unset(void* lock) { release(word(lock)); }
+void lock_wake(void* lock) { ult::unpark_on(word(lock), 1); }
 bool lock_test(void* lock) { return try_acquire(word(lock)); }
 
 // Nestable locks. Same protocol as the simple lock, with the owner's id in
