@@ -45,11 +45,25 @@ Atomic<uint32_t>* word(void* lock) { return static_cast<Atomic<uint32_t>*>(lock)
 // Spins for the fiber spin budget until the word is 0 and this thread sets it
 // to `held`. acquire: pairs with the release in release(), so the critical
 // section sees the previous holder's writes.
+//
+// Between two looks at the word the waiter backs off, doubling up to
+// kMaxBackoff pauses: every look pulls the word's line away from the holder,
+// whose unlock and next lock then miss. Measured with EPCC's lock (gcc
+// build, 2 threads, runs alternating with libgomp, median of the per-pair
+// differences): no backoff +20..30 ns against libgomp (0-3 of 12-15 pairs
+// faster); a cap of 16: -55 ns (11 of 12); 64: -5..-50 ns (8-9 of 12-15).
+constexpr unsigned kMaxBackoff = 16;
+
 bool spin_to_take(Atomic<uint32_t>* w, uint32_t held) {
+  unsigned backoff = 1;
   return WaitWord::spin([&] {
     uint32_t e = 0;
-    return w->load(memory_order_relaxed) == 0 &&
-           w->compare_exchange_strong(e, held, memory_order_acquire, memory_order_relaxed);
+    if (w->load(memory_order_relaxed) == 0 &&
+        w->compare_exchange_strong(e, held, memory_order_acquire, memory_order_relaxed))
+      return true;
+    for (unsigned i = 1; i < backoff; ++i) cpu_relax();
+    if (backoff < kMaxBackoff) backoff <<= 1;
+    return false;
   });
 }
 
