@@ -124,7 +124,11 @@ void finish(Thread* th, Task* t) {
     // body is below it on this stack. acquire: pairs with the children's
     // acq_rel drops, so their writes are seen before the task is freed.
     if (alive_of(t->count.load(memory_order_acquire)) == 1) {
-      unref(t);  // no child alive, and none can appear: nothing else counts on it
+      // No child alive, and none can appear; and with no dependences no
+      // table or waiter holds a reference (hold_task): the tree's is the
+      // only one, so the task is freed without touching refs.
+      if (!t->deps && t->refs.load(memory_order_relaxed) == 1) free_task(t);
+      else unref(t);
       if (wake) team->ww.notify_all();
       return;
     }
@@ -249,11 +253,24 @@ void release_task_ref(Task* t) { unref(t); }
 
 namespace {
 
-// The list a ready task of this thread goes to.
-sched::TaskList& list_for(Team* team, const Task* t) {
+// The list of the worker running `th` (or the calling thread, if null).
+// The index is cached in the Thread, keyed by the worker: list_of_worker
+// divides, and run_now asks at every task creation.
+int own_list_index(Thread* th) {
+  ult::Worker* w = ult::Worker::current();
+  if (!th) return g_placement.list_of_worker(current_worker_id());
+  if (th->list_worker != w || th->list_index < 0) {
+    th->list_worker = w;
+    th->list_index = g_placement.list_of_worker(current_worker_id());
+  }
+  return th->list_index;
+}
+
+// The list a ready task created by `th` goes to.
+sched::TaskList& list_for(Thread* th, Team* team, const Task* t) {
   TeamTasks* tt = team_tasks(team);
   if (t->priority > 0) return tt->priority;
-  int list = t->affinity_list >= 0 ? t->affinity_list : g_placement.list_of_worker(current_worker_id());
+  int list = t->affinity_list >= 0 ? t->affinity_list : own_list_index(th);
   return tt->lists[std::size_t(list)];
 }
 
@@ -279,7 +296,7 @@ bool run_now(Thread* th, const Task* t) {
   if (!th || th->team != team || !th->current_task) return false;
   if (th->current_task->final_ || team->nthreads == 1) return true;
   if (th->inline_depth >= kMaxInlineDepth) return false;
-  std::size_t queued = list_for(team, t).size();
+  std::size_t queued = list_for(th, team, t).size();
   return queued >= kThrottle || (t->depth >= kMinInlineTaskDepth && queued >= kKeepQueued && g_max_priority == 0 &&
                                   team->hungry.load(memory_order_relaxed) == 0);
 }
@@ -298,7 +315,7 @@ void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
     return;
   }
   Team* team = t->team;
-  list_for(team, t).push_bottom(t);
+  list_for(th && th->team == team ? th : nullptr, team, t).push_bottom(t);
   team->ww.notify_all();
 }
 
@@ -312,7 +329,7 @@ bool run_one_task(Thread* th) {
   Task* t = nullptr;
   if (tt->priority.size()) t = static_cast<Task*>(tt->priority.pop_top_if(allowed));
   int self = current_worker_id();
-  int own = g_placement.list_of_worker(self);
+  int own = own_list_index(th);
   if (!t) t = static_cast<Task*>(tt->lists[std::size_t(own)].pop_bottom_if(allowed));
   if (!t) t = steal(th, tt, self, own, root);
   if (!t) return false;
