@@ -24,12 +24,17 @@ rt::ForkRequest request(void (*fn)(void*), void* data, unsigned num_threads, uns
   return req;
 }
 
-void parallel_workshare(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags, rt::LoopKind kind,
-                        int64_t chunk, const rt::LoopBounds& b) {
+rt::WorkshareStart workshare(rt::LoopKind kind, int64_t chunk, const rt::LoopBounds& b) {
   rt::WorkshareStart w;
   w.kind = kind;
   w.chunk = chunk;
   w.bounds = b;
+  return w;
+}
+
+void parallel_workshare(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags, rt::LoopKind kind,
+                        int64_t chunk, const rt::LoopBounds& b) {
+  rt::WorkshareStart w = workshare(kind, chunk, b);
   rt::RegionSetup setup;
   setup.workshare = &w;
   rt::fork_with(request(fn, data, num_threads, flags), setup);
@@ -109,11 +114,7 @@ BOBBIN_EXPORT void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigne
 namespace {
 void open_workshare(void (*fn)(void*), void* data, unsigned num_threads, rt::LoopKind kind, int64_t chunk,
                     const rt::LoopBounds& b) {
-  rt::WorkshareStart w;
-  w.kind = kind;
-  w.chunk = chunk;
-  w.bounds = b;
-  rt::fork_open_with(request(fn, data, num_threads, 0), w);
+  rt::fork_open_with(request(fn, data, num_threads, 0), workshare(kind, chunk, b));
 }
 }  // namespace
 

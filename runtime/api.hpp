@@ -147,7 +147,6 @@ void doacross_fini();
 void lock_init(void* lock);
 void lock_destroy(void* lock);
 void lock_set(void* lock);
-void lock_unset(void* lock);
 bool lock_test(void* lock);
 void nest_lock_init(void* lock);
 void nest_lock_destroy(void* lock);
@@ -159,11 +158,11 @@ int nest_lock_test(void* lock);  // the new nesting count, 0 if not acquired
 void critical_begin(void* name);
 void critical_end(void* name);
 
-// The uncontended halves of lock_set/critical_begin and lock_unset/
-// critical_end, inline in the entry points (one call less on the paths
-// EPCC's lock and critical measure): a free word (0) is taken with one CAS
-// to 1; an unlock finds 1 unless a waiter marked the word 2 (sync.cpp has
-// the protocol), and only then calls lock_wake.
+// The uncontended halves of lock_set/critical_begin and of the unlock
+// (critical_end, omp_unset_lock), inline in the entry points (one call less
+// on the paths EPCC's lock and critical measure): a free word (0) is taken
+// with one CAS to 1; an unlock finds 1 unless a waiter marked the word 2
+// (sync.cpp has the protocol), and only then calls lock_wake.
 void lock_wake(void* lock);
 inline std::atomic<uint32_t>* lock_word(void* lock) { return static_cast<std::atomic<uint32_t>*>(lock); }
 inline void lock_set_inline(void* lock) {
@@ -476,10 +475,7 @@ void fork_open_with(const ForkRequest& req, const WorkshareStart& w);
 void* single_copy_begin();
 void single_copy_end(void* data);
 
-// The one unnamed critical section, and the lock for atomics the compiler
-// cannot make lock-free.
-void unnamed_critical_begin();
-void unnamed_critical_end();
+// The lock for atomics the compiler cannot make lock-free.
 void atomic_fallback_begin();
 void atomic_fallback_end();
 

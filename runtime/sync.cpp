@@ -78,9 +78,7 @@ void acquire(Atomic<uint32_t>* w) {
   }
 }
 
-void release(Atomic<uint32_t>* w) {
-  if (w->exchange(0, memory_order_release) == 2) ult::unpark_on(w, 1);
-}
+void release(Atomic<uint32_t>* w) { lock_unset_inline(w); }  // wakes through lock_wake
 
 bool try_acquire(Atomic<uint32_t>* w) {
   uint32_t expect = 0;
@@ -167,7 +165,6 @@ void* single_share(void* (*make)(void* ctx), void* ctx) {
 void lock_init(void* lock) { word(lock)->store(0, memory_order_relaxed); }
 void lock_destroy(void* lock) { word(lock)->store(0, memory_order_relaxed); }
 void lock_set(void* lock) { acquire(word(lock)); }
-void lock_unset(void* lock) { release(word(lock)); }
 void lock_wake(void* lock) { ult::unpark_on(word(lock), 1); }
 bool lock_test(void* lock) { return try_acquire(word(lock)); }
 

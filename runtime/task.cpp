@@ -120,16 +120,16 @@ void finish(Thread* th, Task* t) {
   Team* team = t->team;
   Task* parent = t->parent;
   if (!t->counted) {
-    // Run at its creation (adopt): it holds no unit of its parent, whose
-    // body is below it on this stack. acquire: pairs with the children's
-    // acq_rel drops, so their writes are seen before the task is freed.
+    // Run at its creation (adopt), with no dependences (task_submit): it
+    // holds no unit of its parent, whose body is below it on this stack.
+    // acquire: pairs with the children's acq_rel drops, so their writes are
+    // seen before the task is freed.
+    BOBBIN_ASSERT(!t->deps);
     if (alive_of(t->count.load(memory_order_acquire)) == 1) {
-      // No child alive, and none can appear; and with no dependences no
-      // table or waiter holds a reference (hold_task): the tree's is the
-      // only one, so the task is freed without touching refs.
-      if (!t->deps && t->refs.load(memory_order_relaxed) == 1) free_task(t);
-      else unref(t);
-      if (wake) team->ww.notify_all();
+      // No child alive, and none can appear; outside every dependence table
+      // no one holds a reference (hold_task): the tree's is the only one,
+      // so the task is freed without touching refs.
+      free_task(t);
       return;
     }
     // Some children outlive it: from now on it holds its parent, as a
@@ -257,8 +257,8 @@ namespace {
 // The index is cached in the Thread, keyed by the worker: list_of_worker
 // divides, and run_now asks at every task creation.
 int own_list_index(Thread* th) {
-  ult::Worker* w = ult::Worker::current();
   if (!th) return g_placement.list_of_worker(current_worker_id());
+  ult::Worker* w = ult::Worker::current();
   if (th->list_worker != w || th->list_index < 0) {
     th->list_worker = w;
     th->list_index = g_placement.list_of_worker(current_worker_id());
@@ -392,13 +392,17 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
     memcpy(&p, static_cast<char*>(payload) + t->priority_offset, sizeof p);
     t->priority = p < 0 ? 0 : p > g_max_priority ? g_max_priority : p;
   }
-  if (ndeps == 0 && completes_in_place(t) && run_now(th, t)) {
-    adopt(th, t, false);
-    run_inline(th, t);
+  if (ndeps == 0) {
+    // Ready now: decided once, here. Run at once, it is counted only if it
+    // may finish after its creator goes on (see Task::counted).
+    bool now = run_now(th, t);
+    adopt(th, t, !(now && completes_in_place(t)));
+    if (now) run_inline(th, t);
+    else task_schedule_ready(th, t, false);
     return;
   }
   adopt(th, t, true);
-  if (ndeps > 0 && !deps_register(th->current_task, t, deps, ndeps)) return;  // released by a predecessor
+  if (!deps_register(th->current_task, t, deps, ndeps)) return;  // released by a predecessor
   task_schedule_ready(th, t, true);
 }
 

@@ -275,8 +275,6 @@ void single_copy_end(void* data) {
 // ---- global locks, allocate clause, error directive ---------------------------------
 
 std::atomic<uint32_t>& unnamed_critical_word = g_unnamed_critical.word;
-void unnamed_critical_begin() { critical_begin(&g_unnamed_critical.word); }
-void unnamed_critical_end() { critical_end(&g_unnamed_critical.word); }
 void atomic_fallback_begin() { critical_begin(&g_atomic_fallback.word); }
 void atomic_fallback_end() { critical_end(&g_atomic_fallback.word); }
 
