@@ -88,6 +88,8 @@ struct TeamTasks {
 // Per-worker task memory (task_alloc.cpp).
 void* task_memory_alloc(std::size_t bytes, uint8_t* size_class);
 void task_memory_free(void* p, uint8_t size_class);
+// Worker core k's NUMA domain (Placement::numa_of_worker_core): which pool its worker uses.
+void task_memory_place(const std::vector<int>& node_of_core);
 
 // task.cpp
 void tasking_init();

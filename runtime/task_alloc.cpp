@@ -1,5 +1,6 @@
 // Task memory: per-worker stacks of free chunks in cache-line-rounded size
-// classes, refilled in batches from a shared pool per NUMA node.
+// classes, refilled in batches from a shared pool per NUMA node (the node of
+// the worker's core, from the topology tree: task_memory_place).
 //
 // A task is usually freed by the worker that ran it, which is usually the one
 // that created it; a freed chunk goes to the freeing worker's stack, so in
@@ -45,10 +46,17 @@ struct Pool {
   Stack cls[kClasses];
 };
 
-// One shared pool; the per-NUMA split is a refinement for machines with
-// several nodes (a pool per node, chosen by the worker's node).
-Pool g_pool;
+// One pool per NUMA domain; a worker refills from and gives back to its own
+// domain's. A slab is carved (and its chunks' links written, which is the
+// first touch that places its pages) by a worker of that domain. Threads
+// outside the pool use domain 0's. Domains beyond kMaxNodes share pools
+// (modulo).
+constexpr int kMaxNodes = 64;
+Pool g_pools[kMaxNodes];
+uint8_t g_node_of_worker[ult::Worker::kMaxWorkers];  // zero until task_memory_place
 WorkerCache g_caches[ult::Worker::kMaxWorkers];
+
+Pool& pool_of(const ult::Worker* w) { return g_pools[w && w->in_pool() ? g_node_of_worker[w->id()] : 0]; }
 
 int class_of(std::size_t bytes) {
   for (int c = 0; c < kClasses; ++c)
@@ -56,9 +64,9 @@ int class_of(std::size_t bytes) {
   return -1;
 }
 
-void refill(Stack& s, int c) {
-  std::lock_guard<std::mutex> g(g_pool.mutex);
-  Stack& p = g_pool.cls[c];
+void refill(Pool& pool, Stack& s, int c) {
+  std::lock_guard<std::mutex> g(pool.mutex);
+  Stack& p = pool.cls[c];
   while (s.count < kBatch && p.head) {
     Chunk* ch = p.head;
     p.head = ch->next;
@@ -79,9 +87,9 @@ void refill(Stack& s, int c) {
   }
 }
 
-void give_back(Stack& s, int c, std::size_t n) {
-  std::lock_guard<std::mutex> g(g_pool.mutex);
-  Stack& p = g_pool.cls[c];
+void give_back(Pool& pool, Stack& s, int c, std::size_t n) {
+  std::lock_guard<std::mutex> g(pool.mutex);
+  Stack& p = pool.cls[c];
   while (n-- && s.head) {
     Chunk* ch = s.head;
     s.head = ch->next;
@@ -92,13 +100,18 @@ void give_back(Stack& s, int c, std::size_t n) {
   }
 }
 
-Stack* local_stack(int c) {
-  ult::Worker* w = ult::Worker::current();
+Stack* local_stack(const ult::Worker* w, int c) {
   if (!w || !w->in_pool()) return nullptr;
   return &g_caches[w->id()].cls[c];
 }
 
 }  // namespace
+
+void task_memory_place(const std::vector<int>& node_of_core) {
+  if (node_of_core.empty()) return;
+  for (int w = 0; w < ult::Worker::kMaxWorkers; ++w)
+    g_node_of_worker[w] = uint8_t(node_of_core[std::size_t(w) % node_of_core.size()] % kMaxNodes);
+}
 
 void* task_memory_alloc(std::size_t bytes, uint8_t* size_class) {
   int c = class_of(bytes);
@@ -109,17 +122,18 @@ void* task_memory_alloc(std::size_t bytes, uint8_t* size_class) {
     return p;
   }
   *size_class = uint8_t(c);
-  Stack* s = local_stack(c);
+  ult::Worker* w = ult::Worker::current();
+  Stack* s = local_stack(w, c);
   if (!s) {  // a thread outside the pool: straight from the shared pool
     Stack tmp;
-    refill(tmp, c);
+    refill(pool_of(w), tmp, c);
     Chunk* ch = tmp.head;
     tmp.head = ch->next;
     --tmp.count;
-    give_back(tmp, c, tmp.count);
+    give_back(pool_of(w), tmp, c, tmp.count);
     return ch;
   }
-  if (!s->head) refill(*s, c);
+  if (!s->head) refill(pool_of(w), *s, c);
   Chunk* ch = s->head;
   s->head = ch->next;
   --s->count;
@@ -132,19 +146,20 @@ void task_memory_free(void* p, uint8_t size_class) {
     return;
   }
   int c = size_class;
-  Stack* s = local_stack(c);
+  ult::Worker* w = ult::Worker::current();
+  Stack* s = local_stack(w, c);
   auto* ch = static_cast<Chunk*>(p);
   if (!s) {
     Stack tmp;
     tmp.head = ch;
     ch->next = nullptr;
     tmp.count = 1;
-    give_back(tmp, c, 1);
+    give_back(pool_of(w), tmp, c, 1);
     return;
   }
   ch->next = s->head;
   s->head = ch;
-  if (++s->count > kMaxLocal) give_back(*s, c, s->count / 2);
+  if (++s->count > kMaxLocal) give_back(pool_of(w), *s, c, s->count / 2);
 }
 
 }  // namespace bobbin::rt

@@ -76,6 +76,13 @@ Placement make_placement(const Topology& topo, Level level) {
     pu += int(place.size());
   }
   if (p.first_pu_of_worker_core.empty()) p.first_pu_of_worker_core.push_back(0);
+  {
+    std::vector<const TopoNode*> doms = topo.domains(Level::Numa);
+    for (int first : p.first_pu_of_worker_core) {
+      const TopoNode* n = &topo.ancestor_at(first, Level::Numa);
+      p.numa_of_worker_core.push_back(int(std::find(doms.begin(), doms.end(), n) - doms.begin()));
+    }
+  }
   const auto& numas = topo.nodes(Level::Numa);
   if (numas.size() > 1) {
     for (const TopoNode* nn : numas) p.list_of_numa.push_back(p.list_of_pu[std::size_t(nn->first_pu)]);

@@ -22,6 +22,7 @@ struct Placement {
   std::vector<int> list_of_pu;     // tree PU index -> list index
   std::vector<int> first_pu_of_worker_core;  // core k -> its first PU (tree order)
   std::vector<int> list_of_numa;   // NUMA node (logical index) -> first list under it; empty if one node
+  std::vector<int> numa_of_worker_core;  // core k -> its NUMA domain (0.. number of domains - 1)
   // Lists ordered by tree distance from each list (nearest first, itself excluded).
   std::vector<std::vector<int>> nearest;
   Level level = Level::PU;

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/steal_policy.hpp"
 #include "scheduler/topology.hpp"
 #include "ult/pin.hpp"
 
@@ -298,6 +299,25 @@ TEST_CASE("topology: core_places is one place per core of the full tree", "[topo
   SECTION("no core level at all: each PU is a place") {
     auto t = make("pack:2 pu:3", cpus);
     CHECK(t->core_places().size() == 6);
+  }
+}
+
+TEST_CASE("placement: each worker core's NUMA domain (task memory pools)", "[topology]") {
+  std::vector<int> cpus(64);
+  for (int i = 0; i < 64; ++i) cpus[std::size_t(i)] = i;
+  SECTION("two packages of two nodes of eight cores") {
+    auto t = make("pack:2 numa:2 core:8 pu:2", cpus);
+    Placement p = make_placement(*t, Level::PU);
+    REQUIRE(p.numa_of_worker_core.size() == 32);
+    for (int core = 0; core < 32; ++core) CHECK(p.numa_of_worker_core[std::size_t(core)] == core / 8);
+    CHECK(p.list_of_numa.size() == 4);
+  }
+  SECTION("no NUMA level: one domain") {
+    auto t = make("pack:1 core:4 pu:1", cpus);
+    Placement p = make_placement(*t, Level::Core);
+    REQUIRE(p.numa_of_worker_core.size() == 4);
+    for (int d : p.numa_of_worker_core) CHECK(d == 0);
+    CHECK(p.list_of_numa.empty());
   }
 }
 
