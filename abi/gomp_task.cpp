@@ -16,7 +16,6 @@ using namespace bobbin::abi::gomp;
 BOBBIN_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
                              long arg_align, bool if_clause, unsigned flags, void** depend, int priority,
                              void* detach) {
-  Depends deps((flags & kTaskDepend) ? depend : nullptr);
   rt::ClosureTask t;
   t.fn = fn;
   t.data = data;
@@ -27,14 +26,19 @@ BOBBIN_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*,
   t.tied = !(flags & kTaskUntied);
   t.final_ = (flags & kTaskFinal) != 0;
   t.priority = (flags & kTaskPriority) ? priority : 0;
-  t.deps = deps.items();
-  t.ndeps = deps.size();
   if (flags & kTaskDetach) {
     // The event goes to the detach variable and to the first word of the
     // block, where gcc put the task's firstprivate copy of it.
     t.event_slots[0] = static_cast<void**>(detach);
     t.event_slots[1] = static_cast<void**>(data);
   }
+  if (!(flags & kTaskDepend)) {
+    rt::task_closure(t);  // the common case, without Depends' inline table to set up
+    return;
+  }
+  Depends deps(depend);
+  t.deps = deps.items();
+  t.ndeps = deps.size();
   rt::task_closure(t);
 }
 

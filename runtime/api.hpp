@@ -217,6 +217,12 @@ struct DepItem {
   uint8_t kind;  // DepKind
 };
 void task_submit(void* payload, const DepItem* deps, int ndeps);
+// Whether a ready task of the given priority (no dependences, no affinity)
+// that the caller created now would run at once (task.cpp, run_now); if so,
+// the caller may allocate it without a copy of its data (the data outlives
+// the run) and must start it with task_run_created, not task_submit.
+bool task_runs_now(int priority);
+void task_run_created(void* payload);
 // An undeferred task (if(0)): the caller runs the body between these two.
 void task_begin_undeferred(void* payload);
 void task_end_undeferred(void* payload);

@@ -229,6 +229,7 @@ void tasking_init() {
     }
   }
   g_placement = sched::make_placement(*topo, level);
+  task_memory_place(g_placement.numa_of_worker_core);
   g_policy = sched::make_policy_from_env();
   g_policy->attach(g_placement);
   if (const char* v = getenv("BOBBIN_STEAL_AMOUNT")) {
@@ -267,12 +268,14 @@ int own_list_index(Thread* th) {
 }
 
 // The list a ready task created by `th` goes to.
-sched::TaskList& list_for(Thread* th, Team* team, const Task* t) {
+sched::TaskList& list_at(Thread* th, Team* team, int priority, int affinity_list) {
   TeamTasks* tt = team_tasks(team);
-  if (t->priority > 0) return tt->priority;
-  int list = t->affinity_list >= 0 ? t->affinity_list : own_list_index(th);
+  if (priority > 0) return tt->priority;
+  int list = affinity_list >= 0 ? affinity_list : own_list_index(th);
   return tt->lists[std::size_t(list)];
 }
+
+sched::TaskList& list_for(Thread* th, Team* team, const Task* t) { return list_at(th, team, t->priority, t->affinity_list); }
 
 // Whether the creator runs a new ready task now rather than queue it: when
 // the region is serial or the task final; when the creator's list is full
@@ -291,15 +294,18 @@ sched::TaskList& list_for(Thread* th, Team* team, const Task* t) {
 // Not at all when priorities are enabled (OMP_MAX_TASK_PRIORITY > 0):
 // queued tasks are what priorities order. The depth cap bounds the stack
 // a chain of such tasks takes.
-bool run_now(Thread* th, const Task* t) {
-  Team* team = t->team;
+// (For a task of `team` at `depth` that would go to the list named by
+// `priority` and `affinity_list`, created by `th`.)
+bool run_now_at(Thread* th, Team* team, uint32_t depth, int priority, int affinity_list) {
   if (!th || th->team != team || !th->current_task) return false;
   if (th->current_task->final_ || team->nthreads == 1) return true;
   if (th->inline_depth >= kMaxInlineDepth) return false;
-  std::size_t queued = list_for(th, team, t).size();
-  return queued >= kThrottle || (t->depth >= kMinInlineTaskDepth && queued >= kKeepQueued && g_max_priority == 0 &&
-                                  team->hungry.load(memory_order_relaxed) == 0);
+  std::size_t queued = list_at(th, team, priority, affinity_list).size();
+  return queued >= kThrottle || (depth >= kMinInlineTaskDepth && queued >= kKeepQueued && g_max_priority == 0 &&
+                                 team->hungry.load(memory_order_relaxed) == 0);
 }
+
+bool run_now(Thread* th, const Task* t) { return run_now_at(th, t->team, t->depth, t->priority, t->affinity_list); }
 
 void run_inline(Thread* th, Task* t) {
   ++th->inline_depth;
@@ -404,6 +410,19 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
   adopt(th, t, true);
   if (!deps_register(th->current_task, t, deps, ndeps)) return;  // released by a predecessor
   task_schedule_ready(th, t, true);
+}
+
+bool task_runs_now(int priority) {
+  Thread* th = current_thread_fast();
+  Task* cur = th->current_task;
+  return cur && run_now_at(th, th->team, cur->depth + 1, priority > g_max_priority ? g_max_priority : priority, -1);
+}
+
+void task_run_created(void* payload) {
+  Thread* th = current_thread_fast();
+  Task* t = task_from_payload(payload);
+  adopt(th, t, !completes_in_place(t));
+  run_inline(th, t);
 }
 
 void task_begin_undeferred(void* payload) {

@@ -102,18 +102,24 @@ const void* closure_reductions(const Task* t) {
 }
 
 void task_closure(const ClosureTask& t) {
-  // An undeferred task without a copy function can run on the caller's block.
-  bool own_copy = t.if_clause || t.copy;
+  bool event = t.event_slots[0] || t.event_slots[1];
+  // A task that runs before this call returns (undeferred, or ready and run
+  // at its creation) can use the caller's block itself, as its copy, unless
+  // it has a copy function: gcc builds a fresh block for each task and does
+  // not read it after the call. Deciding before the allocation spares the
+  // copy and a larger descriptor in the common deep-recursion case.
+  bool now = t.if_clause && t.ndeps == 0 && !event && task_runs_now(t.priority);
+  bool own_copy = t.copy || (t.if_clause && !now);
   void* payload = task_alloc(spec_of(t), own_copy ? payload_size(t) : sizeof(Header));
   auto* h = new (payload) Header;
   h->fn = t.fn;
   h->arg = own_copy ? copy_address(payload, align_of(t)) : static_cast<char*>(t.data);
   h->reductions = reductions_visible();
-  if (t.event_slots[0] || t.event_slots[1]) {
+  if (event) {
     // Before the copy: the event may be part of the block.
-    void* event = task_detach_event(payload);
+    void* handle = task_detach_event(payload);
     for (void** slot : t.event_slots)
-      if (slot) *slot = event;
+      if (slot) *slot = handle;
   }
   if (!t.if_clause) {
     task_wait_deps(t.deps, t.ndeps);
@@ -123,8 +129,9 @@ void task_closure(const ClosureTask& t) {
     task_end_undeferred(payload);
     return;
   }
-  fill(h->arg, t);
-  task_submit(payload, t.deps, t.ndeps);
+  if (own_copy) fill(h->arg, t);
+  if (now) task_run_created(payload);
+  else task_submit(payload, t.deps, t.ndeps);
 }
 
 void taskloop_closure(ClosureTaskloop& l) {
