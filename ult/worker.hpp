@@ -183,6 +183,7 @@ class alignas(kCacheLine) Worker {
   // Sleep protocol word: 1 while the worker is (about to be) asleep on the futex.
   alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
   Atomic<bool> stopping_{false};
+  bool has_run_ = false;  // has run a fiber other than its idle one (read and written by its own thread)
 };
 
 template <class Pred>
