@@ -407,7 +407,7 @@ def main(argv=None):
             st = stats(c, rname, metric) if rname else None
             rec = {"benchmark": label, "row": rowname, "runtime": rt, "metric": metric,
                    "status": c.status if not (c.status == "ok" and st is None) else "failed",
-                   "note": c.note, "median": None, "min": None, "max": None, "n": 0, "ratio": None,
+                   "note": c.note, "median": None, "min": None, "max": None, "n": 0, "ratio": None, "paired": None,
                    "samples": c.samples.get(rname, []) if rname else [],
                    "medians": {}}
             if st:
@@ -433,7 +433,12 @@ def main(argv=None):
             line["cells"][rt] = text
             records.append(rec)
             by_rt[rt] = rec
-        # Ratios: each Bobbin column against its stock runtime.
+        # Ratios: each Bobbin column against its stock runtime, as the ratio
+        # of the medians and paired: the median over repetitions of the
+        # ratio within one repetition, where the two ran seconds apart (the
+        # host's slow and quiet phases last longer than that), with how many
+        # repetitions Bobbin was at least as good.
+        line["paired"] = {}
         for rt in runtimes:
             base = RUNTIMES[rt][2]
             if base is None:
@@ -442,6 +447,18 @@ def main(argv=None):
             ratio = mine / theirs if (mine is not None and theirs) else None
             by_rt[rt]["ratio"] = ratio
             line["ratios"][rt] = "%.2f" % ratio if ratio is not None else "-"
+            mv = [s.get(metric) for s in by_rt[rt]["samples"]]
+            tv = [s.get(metric) for s in by_rt.get(base, {}).get("samples", [])]
+            paired = None
+            if (mv and len(mv) == len(tv) and all(isinstance(v, float) for v in mv + tv)
+                    and all(t != 0 for t in tv)):
+                higher_better = metric.endswith("_per_s") or metric in ("gflops",)
+                pr = [m / t for m, t in zip(mv, tv)]
+                wins = sum(1 for m, t in zip(mv, tv) if (m >= t if higher_better else m <= t))
+                paired = {"ratio": statistics.median(pr), "wins": wins, "n": len(pr)}
+            by_rt[rt]["paired"] = paired
+            line["paired"][rt] = ("%.2f %d/%d" % (paired["ratio"], paired["wins"], paired["n"])
+                                  if paired else "-")
         table.append(line)
 
     # ---- the table ------------------------------------------------------------------
@@ -450,6 +467,7 @@ def main(argv=None):
         header.append(rt)
         if RUNTIMES[rt][2] is not None:
             header.append("ratio")
+            header.append("paired")
     body = []
     for line in table:
         r = [line["row"], line["metric"]]
@@ -457,6 +475,7 @@ def main(argv=None):
             r.append(line["cells"][rt])
             if RUNTIMES[rt][2] is not None:
                 r.append(line["ratios"][rt])
+                r.append(line["paired"].get(rt, "-"))
         body.append(r)
     widths = [max(len(str(x[i])) for x in [header] + body) for i in range(len(header))]
 
@@ -475,6 +494,8 @@ def main(argv=None):
     if any(RUNTIMES[rt][2] for rt in runtimes):
         print("ratio: the Bobbin column's median / the stock runtime's (bobbin / libomp, bobbin-gomp / libgomp);")
         print("       for time_s and overhead_us, below 1 means Bobbin is faster; for *_per_s, above 1.")
+        print("paired: the median over repetitions of that ratio within each repetition (the two runs")
+        print("       seconds apart), and in how many repetitions Bobbin was at least as good.")
     for i, f in enumerate(footnotes, 1):
         print("[%d] %s" % (i, f))
 
@@ -483,10 +504,12 @@ def main(argv=None):
         with open(args.csv, "w", newline="") as fh:
             w = csv.writer(fh)
             w.writerow(["benchmark", "row", "runtime", "status", "metric", "median", "min", "max", "n",
-                        "ratio", "tasks_per_s", "note"])
+                        "ratio", "paired_ratio", "paired_wins", "tasks_per_s", "note"])
             for rec in records:
                 w.writerow([rec["benchmark"], rec["row"], rec["runtime"], rec["status"], rec["metric"],
                             rec["median"], rec["min"], rec["max"], rec["n"], rec["ratio"],
+                            rec["paired"]["ratio"] if rec["paired"] else None,
+                            rec["paired"]["wins"] if rec["paired"] else None,
                             rec["medians"].get("tasks_per_s"), rec["note"]])
     if args.json:
         rev = subprocess.run(["git", "-C", src_root, "rev-parse", "--short", "HEAD"],
