@@ -122,6 +122,16 @@ BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 f
   return t;
 }
 
+// `target nowait` (and target regions with depend): clang wraps the region
+// in a target task. With no offload device its routine runs the host
+// version of the region, so it is an ordinary task; libomp uses device_id
+// only to hand such tasks to its hidden helper threads.
+BOBBIN_EXPORT kmp_task_t* __kmpc_omp_target_task_alloc(ident_t* loc, kmp_int32 gtid, kmp_int32 flags,
+                                                       size_t sizeof_kmp_task_t, size_t sizeof_shareds,
+                                                       kmp_routine_entry_t entry, kmp_int64 /*device_id*/) {
+  return __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_kmp_task_t, sizeof_shareds, entry);
+}
+
 BOBBIN_EXPORT kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* task) {
   rt::task_submit(task, nullptr, 0);
   return 0;
