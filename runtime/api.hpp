@@ -301,6 +301,13 @@ void set_num_teams(int n);
 int get_max_teams();
 void set_teams_thread_limit(int n);
 int get_teams_thread_limit();
+// A target region's host fallback: fn(data) as the initial thread of a new
+// contention group on the calling thread (thread_limit: 0 if not given).
+void run_target_region(void (*fn)(void*), void* data, int thread_limit);
+// A teams construct inside such a region, lowered as a loop that asks for
+// the next team: the teams run one after another; true while there is a
+// team to run (`first` on the loop's first call).
+bool target_teams_next(int lower, int thread_limit, bool first);
 
 // Cancellation. kind: 1 parallel, 2 loop, 3 sections, 4 taskgroup.
 bool cancellation_enabled();

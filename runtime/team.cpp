@@ -804,6 +804,47 @@ int get_teams_thread_limit() {
   return settings().teams_thread_limit;
 }
 
+// ---- target regions on the host -----------------------------------------------------
+// With no offload device a target region runs on the encountering thread
+// as the initial thread of a new contention group (what libgomp's host
+// fallback does): thread 0 of a team of one at level 0, with the ICVs the
+// program started with, its own tasks finished before it returns. A teams
+// construct in it runs its teams one after another on this thread (the
+// compiler's loop asks for each), numbered in the region's own level-0 team.
+
+void run_target_region(void (*fn)(void*), void* data, int thread_limit) {
+  Thread* th = current_thread_fast();
+  RegionBody body{RegionBody::Kind::DataPointer, reinterpret_cast<void*>(fn), 0, nullptr, data};
+  Icvs icv = g_start_icvs;
+  if (thread_limit > 0) icv.thread_limit = thread_limit;
+  Team* own = enter_team(th, 1, body);
+  own->level = 0;
+  own->active_level = 0;
+  start_thread_in(th, own, 0, icv, th->binding);
+  invoke(body, th);
+  help_until(th, [&] { return team_quiescent(own); });
+  if (th->current_task->domain) deps_clear_domain(th->current_task);
+  restore_context(th, own);
+}
+
+bool target_teams_next(int lower, int thread_limit, bool first) {
+  Thread* th = current_thread_fast();
+  auto* team = const_cast<Team*>(league_team(th));
+  if (first) {
+    if (thread_limit > 0) th->icv.thread_limit = thread_limit;
+    team->league_size = lower > 0 ? lower : 1;
+    team->league_num = 0;
+    return true;
+  }
+  if (team->league_num + 1 < team->league_size) {
+    ++team->league_num;
+    return true;
+  }
+  team->league_num = 0;  // after the construct: one team again
+  team->league_size = 1;
+  return false;
+}
+
 // ---- pause ------------------------------------------------------------------------
 // omp_pause_resource: release the workers and their stacks; the next call
 // into the runtime from the initial thread starts them again.
