@@ -184,6 +184,13 @@ const Row kRows[] = {
     {"KMP_STACKSIZE", "4M",
      [](const std::string& v, Settings& st) { return getenv("OMP_STACKSIZE") ? true : parse_size(v, &st.stacksize); },
      [](const Settings& st) { return std::to_string(st.stacksize / 1024) + "K"; }, "as OMP_STACKSIZE (which wins)", true},
+    // libgomp's name for it (libomp reads it too): job scripts written for gcc builds set it.
+    {"GOMP_STACKSIZE", "4M",
+     [](const std::string& v, Settings& st) {
+       return getenv("OMP_STACKSIZE") || getenv("KMP_STACKSIZE") ? true : parse_size(v, &st.stacksize);
+     },
+     [](const Settings& st) { return std::to_string(st.stacksize / 1024) + "K"; },
+     "as OMP_STACKSIZE (OMP_STACKSIZE and KMP_STACKSIZE win)", true},
     {"OMP_WAIT_POLICY", "unset (spin for KMP_BLOCKTIME, then sleep)",
      [](const std::string& v0, Settings& st) {
        std::string v = v0;
