@@ -1,6 +1,12 @@
 #include "ult/pin.hpp"
 
+#include <dlfcn.h>
 #include <hwloc.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <mutex>
 
@@ -46,3 +52,30 @@ std::vector<int> allowed_cpus() {
 }
 
 }  // namespace bobbin::ult
+
+// ---- libgomp's start-up binding, under LD_PRELOAD ----------------------------
+// A gcc-built program run with Bobbin preloaded still loads libgomp.so.1
+// (its DT_NEEDED), and libgomp's start-up code runs before Bobbin's: with
+// OMP_PLACES or OMP_PROC_BIND set it binds the initial thread to its first
+// place. Bobbin would then see one CPU (allowed_cpus reads the process's
+// mask) and put every worker on it. libgomp's calls are answered here
+// without effect: Bobbin serves the program's OpenMP, and binds the initial
+// thread itself when binding is asked for. Every other caller goes through
+// to the C library. libgomp asks for the symbol at GLIBC_2.34, so it is
+// exported at that node (abi/bobbin.map); the C library's comes next in the
+// lookup order (RTLD_NEXT).
+extern "C" __attribute__((visibility("default"))) int bobbin_setaffinity(pthread_t thread, size_t size,
+                                                                       const cpu_set_t* set)
+    __asm__("pthread_setaffinity_np");
+extern "C" int bobbin_setaffinity(pthread_t thread, size_t size, const cpu_set_t* set) {
+  using Fn = int (*)(pthread_t, size_t, const cpu_set_t*);
+  static Fn next = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "pthread_setaffinity_np"));
+  Dl_info info;
+  if (dladdr(__builtin_return_address(0), &info) && info.dli_fname) {
+    const char* base = strrchr(info.dli_fname, '/');
+    base = base ? base + 1 : info.dli_fname;
+    if (!strncmp(base, "libgomp.so", 10)) return 0;
+  }
+  if (!next) return ENOSYS;
+  return next(thread, size, set);
+}

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """DESIGN.md: runtime/ knows OpenMP but not how a compiler spells a call, and
 scheduler/ and ult/ know neither. So no file below abi/ (under runtime/,
-scheduler/ or ult/) may contain the string `__kmpc` or `GOMP_`, not even in a
-comment or a message: the ABI's names live in abi/. Prints every offending
-line; exit status 1 if there is one.
+scheduler/ or ult/) may name an entry point, `__kmpc...` or `GOMP_...` (a
+lower-case letter after the underscore), not even in a comment or a message:
+the ABI's names live in abi/. libgomp's environment variables (GOMP_STACKSIZE)
+are settings, not entry points, and may be read where the settings are.
+Prints every offending line; exit status 1 if there is one.
 """
 
 import os
+import re
 import sys
 
 LAYERS = ('runtime', 'scheduler', 'ult')
-NEEDLES = ('__kmpc', 'GOMP_')
+NEEDLE = re.compile(r'__kmpc|GOMP_[a-z]')
 
 
 def main():
@@ -25,7 +28,7 @@ def main():
                 try:
                     with open(path, encoding='utf-8', errors='replace') as f:
                         for number, line in enumerate(f, 1):
-                            if any(n in line for n in NEEDLES):
+                            if NEEDLE.search(line):
                                 hits.append(f'{os.path.relpath(path, root)}:{number}: {line.strip()}')
                 except OSError as e:
                     hits.append(f'{path}: cannot read ({e})')
