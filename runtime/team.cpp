@@ -24,6 +24,8 @@
 #include "runtime/help.hpp"
 #include "runtime/places.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <array>
 #include <climits>
@@ -90,6 +92,17 @@ void reset_implicit_task(Task* t, Team* team) {
   keep_or_set(t->final_, false);
 }
 
+// Whether `me` is in a team tree rooted at a program thread other than the
+// initial one (adopt_current_thread). Such a tree's fibers are pool-only
+// (ult::Fiber::pool_only): worker 0 is the initial thread, which runs queued
+// fibers only while it waits in the runtime, and may be in user code, blocked
+// (a pthread_join on this very thread), or gone, while the other tree runs.
+bool outside_initial_tree(const Thread* me) {
+  const Team* t = me->team;
+  while (t->parent) t = t->parent;
+  return t != &g_initial_team;
+}
+
 // Worker i starts pinned to place i (wrapping); the initial thread is the
 // program's, and its mask is inherited by every thread the program creates,
 // so it is pinned only when the user asked for binding.
@@ -131,6 +144,17 @@ Icvs initial_icvs(const Settings& st) {
   return icv;
 }
 
+// fork(): the child has only the forking thread. If that is the initial
+// thread outside any region (the usual case: a region, then fork, then
+// regions in the child), the pool forgets its other workers and the child's
+// next region starts new ones, as libomp does. Forked from anywhere else,
+// the child cannot go on with the region it was in.
+void after_fork_in_child() {
+  Thread* me = g_initial;
+  if (!me || me->team != &g_initial_team) return;
+  ult::Worker::forget_pool_after_fork();
+}
+
 void initialize() {
   const Settings& st = settings();
   ult::set_stack_size(st.stacksize);
@@ -144,6 +168,7 @@ void initialize() {
   sched::install_worker_loop();
   tasking_init();
   ult::Worker::ensure_pool(1, &pin_worker);
+  pthread_atfork(nullptr, nullptr, &after_fork_in_child);
 
   auto* t = new Thread;
   t->gtid = 0;
@@ -501,7 +526,8 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
   bool fits = true;
   uint64_t enclosing = 0;  // the innermost gang this thread is in (the new gang is inside it)
   for (const Team* t = me->team; t && !enclosing; t = t->parent) enclosing = t->gang_key;
-  sched::GangReservation res = sched::reserve_gang(creator, n, enclosing, [&](sched::GangReservation& r) {
+  bool pool_only = outside_initial_tree(me);
+  sched::GangReservation res = sched::reserve_gang(creator, n, enclosing, pool_only, [&](sched::GangReservation& r) {
     int width = int(r.workers.size());
     if (!narrow && width < n) {
       fits = false;
@@ -518,6 +544,7 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
       start_thread_in(m, team, i, icv, none);
       m->fiber.prepare(&member_main, m, /*movable=*/true);  // stealable only where eligible (G5)
       m->fiber.set_order_key(r.key);
+      m->fiber.set_pool_only(pool_only);
       ult::Worker::at(r.workers[std::size_t(i)])->submit(&m->fiber);
     }
   });
@@ -562,6 +589,9 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // Checked first: ensure_pool takes a mutex and rewrites a flag that every
   // spinning worker polls.
   if (team->outermost && ult::Worker::pool_size() < n) ult::Worker::ensure_pool(n, &pin_worker);
+  // Another tree's members need a dedicated worker (outside_initial_tree).
+  bool pool_only = n > 1 && outside_initial_tree(me);
+  if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
   for (int i = 1; i < n; ++i) {
     Thread* m = member_descriptor(team, i);
@@ -570,11 +600,14 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     start_thread_in(m, team, i, icv, b);
     // Nested members bound to a place run on that place's worker; others move.
     bool bound = team->outermost || b.place >= 0;
+    ult::Worker* place_worker = bound && !team->outermost ? ult::Worker::at(b.place % ult::Worker::pool_size()) : nullptr;
+    if (pool_only && place_worker && !place_worker->dedicated()) bound = false, place_worker = nullptr;
     m->fiber.prepare(&member_main, m, /*movable=*/!bound);
+    m->fiber.set_pool_only(pool_only);
     if (team->outermost) {
       ult::Worker::at(i)->submit(&m->fiber);
-    } else if (bound) {
-      ult::Worker::at(b.place % ult::Worker::pool_size())->submit(&m->fiber);
+    } else if (place_worker) {
+      place_worker->submit(&m->fiber);
     } else {
       sched::spread(&m->fiber, here);
     }

@@ -178,7 +178,7 @@ bool key_before(uint64_t a, uint64_t b) { return before(*key_of(a), *key_of(b));
 void lock_reservations() { g_reserve.lock(); }
 void unlock_reservations() { g_reserve.unlock(); }
 
-GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing) NO_THREAD_SAFETY_ANALYSIS {
+GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, bool pool_only) NO_THREAD_SAFETY_ANALYSIS {
   auto* key = new GangKey;
   if (enclosing) key->path = key_of(enclosing)->path;
   key->path.push_back(g_next_gang++);
@@ -191,6 +191,7 @@ GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing) N
   std::vector<int> others;
   for (int k = 1; k < n; ++k) {
     int w = (creator + k) % n;
+    if (pool_only && !ult::Worker::at(w)->dedicated()) continue;
     if (may_reserve(g_workers[w], *key)) others.push_back(w);  // G6, G7
   }
   want = std::max(1, std::min(want, int(others.size()) + 1));  // G1

@@ -27,8 +27,11 @@ struct GangReservation {
 // gang is reserved (G2: reservations and the queueing of members happen in
 // gang-id order). `enclosing`: the key of the innermost gang the creator is
 // a thread of (0 if none); the new gang's path extends its path.
+// `pool_only`: its members may run only on dedicated workers
+// (ult::Fiber::pool_only), so no other worker is reserved.
 template <class QueueMembers>
-GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, QueueMembers queue_members);
+GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, bool pool_only,
+                             QueueMembers queue_members);
 // The master of a gang runs it on its own fiber: it marks its worker as
 // running the gang while it does, and gives the reservation back after.
 void gang_master_enter(uint64_t key);
@@ -50,12 +53,13 @@ void cancel_reservation(const GangReservation& r);
 // Implementation of reserve_gang (the lock is held during `queue`).
 void lock_reservations();
 void unlock_reservations();
-GangReservation reserve_gang_locked(int creator_worker, int want, uint64_t enclosing);
+GangReservation reserve_gang_locked(int creator_worker, int want, uint64_t enclosing, bool pool_only);
 
 template <class QueueMembers>
-GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, QueueMembers queue_members) {
+GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, bool pool_only,
+                             QueueMembers queue_members) {
   lock_reservations();
-  GangReservation r = reserve_gang_locked(creator_worker, want, enclosing);
+  GangReservation r = reserve_gang_locked(creator_worker, want, enclosing, pool_only);
   queue_members(r);
   unlock_reservations();
   return r;

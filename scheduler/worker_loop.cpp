@@ -26,7 +26,9 @@ ult::Fiber* find_work(ult::Worker& self) {
     // A gang member only where gang.cpp allows it (G5); a true answer has
     // recorded it as started here.
     int from = victim->id();
-    auto may_take = [pooled, me, from](ult::Fiber* c) {
+    bool dedicated = self.dedicated();
+    auto may_take = [pooled, dedicated, me, from](ult::Fiber* c) {
+      if (c->pool_only() && !dedicated) return false;
       return c->order_key() == 0 || (pooled && claim_for_steal(me, from, c->order_key()));
     };
     if (ult::Fiber* f = victim->steal_unstarted(may_take)) return f;
@@ -60,10 +62,27 @@ void install_worker_loop() {
   ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work, &may_start, &key_before, &gang_fiber_taken, &gang_fiber_finished});
 }
 
+// The dedicated pool worker (ult::Worker::dedicated) with the fewest queued
+// fibers, or null if the pool has none.
+ult::Worker* least_loaded_dedicated() {
+  ult::Worker* best = nullptr;
+  int n = ult::Worker::pool_size();
+  for (int i = 0; i < n; ++i) {
+    ult::Worker* w = ult::Worker::at(i);
+    if (w && w->dedicated() && (!best || w->ready_count() < best->ready_count())) best = w;
+  }
+  return best;
+}
+
 void spread(ult::Fiber* f, ult::Worker* origin) {
   // A thread outside the pool has no idle loop that would drain its queue
-  // while it runs: its fibers go to worker 0's queue instead.
+  // while it runs: its fibers go to a pool worker's queue instead. A
+  // pool-only fiber goes to a dedicated worker (worker 0 is the initial
+  // thread, which may be in user code for as long as it likes).
   ult::Worker* home = origin && origin->in_pool() ? origin : ult::Worker::at(0);
+  if (f->pool_only() && !home->dedicated()) {
+    if (ult::Worker* d = least_loaded_dedicated()) home = d;
+  }
   home->submit(f);
   wake_one_sleeper(home);
 }

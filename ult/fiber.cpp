@@ -117,6 +117,7 @@ void Fiber::prepare(Entry entry, void* user, bool movable) {
 #endif
   movable_ = movable;
   order_key_ = 0;
+  pool_only_ = false;
   entry_ = entry;
   user_ = user;
   ctx_ = nullptr;

@@ -45,6 +45,12 @@ class Fiber {
   // gives. ult/ never reads meaning into it.
   uint64_t order_key() const { return order_key_; }
   void set_order_key(uint64_t k) { order_key_ = k; }
+  // May start only on a pool worker with a kernel thread of its own
+  // (Worker::dedicated): not on an adopted thread's worker, which runs queued
+  // fibers only while that thread waits in the runtime and can leave for
+  // user code (or exit) at any time. Written by the owner before queueing.
+  bool pool_only() const { return pool_only_; }
+  void set_pool_only(bool v) { pool_only_ = v; }
   void set_user(void* u) { user_ = u; }
   Worker* home() const { return home_; }
   bool started() const { return ctx_ != nullptr; }
@@ -75,6 +81,7 @@ class Fiber {
   const void* asan_bottom_ = nullptr;
   std::size_t asan_size_ = 0;
   uint64_t order_key_ = 0;        // written by the owner before queueing; see order_key()
+  bool pool_only_ = false;        // see pool_only()
 };
 
 // The context-switch primitive; implemented in fiber.cpp, the only file that

@@ -355,6 +355,19 @@ void Worker::ensure_pool(int n, PinFn pin) {
   oversubscribed_.store(pool_size_.load(memory_order_relaxed) > cpus, memory_order_relaxed);
 }
 
+bool Worker::forget_pool_after_fork() {
+  Worker* w0 = pool_[0];
+  if (!w0 || t_current_ != w0 || w0->running_ != &w0->root_) return false;
+  // The other workers' threads did not survive the fork. Their objects (run
+  // queues, stack caches) are left as they are, unreachable: one of their
+  // locks may have been held when the parent forked.
+  int n = pool_size_.load(memory_order_relaxed);
+  for (int i = 1; i < n; ++i) pool_[i] = nullptr;
+  oversubscribed_.store(false, memory_order_relaxed);
+  pool_size_.store(1, memory_order_release);
+  return true;
+}
+
 void Worker::shutdown_pool() {
   std::lock_guard<std::mutex> g(g_pool_mutex);
   int n = pool_size_.load(memory_order_relaxed);

@@ -117,12 +117,20 @@ class alignas(kCacheLine) Worker {
   // Stops and joins every worker thread but the caller's (worker 0); the pool
   // is empty afterwards. Only from worker 0's root fiber with no team running.
   static void shutdown_pool();
+  // In the child of a fork() made by worker 0's root fiber: only that thread
+  // exists, so the pool shrinks to worker 0 alone and the next region starts
+  // new workers. Takes no lock. False (nothing changed) if the caller is not
+  // worker 0's root fiber.
+  static bool forget_pool_after_fork();
   // Makes a kernel thread that is not in the pool (a thread of the program)
   // a worker of its own: its context becomes a root fiber, so it can block
   // like any fiber. Such a worker has no thread of its own to run queued
   // fibers, so nothing is ever submitted to it but its own wake-ups.
   static Worker* adopt_foreign_thread();
   bool in_pool() const { return id_ < kMaxWorkers; }
+  // A pool worker whose kernel thread the pool started (not an adopted
+  // program thread such as worker 0's): it only ever runs fibers.
+  bool dedicated() const { return own_thread_; }
   static constexpr int kMaxWorkers = 4096;
 
   // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
@@ -191,14 +199,23 @@ Fiber* Worker::steal_unstarted(Pred pred) NO_THREAD_SAFETY_ANALYSIS {
   if (movable_len_.load(memory_order_relaxed) == 0) return nullptr;
   SpinGuard g(lock_);
   Fiber* found = nullptr;
+  bool from_fifo = false;
   for (FiberQueue* q : {&ordered_, &ready_}) {
     FiberQueue keep;
     while (Fiber* f = q->pop_front()) {
-      if (!found && f->movable_ && !f->started() && pred(f)) found = f; else keep.push_back(f);
+      if (!found && f->movable_ && !f->started() && pred(f)) {
+        found = f;
+        from_fifo = q == &ready_;
+      } else {
+        keep.push_back(f);
+      }
     }
     *q = keep;
   }
   if (found) {
+    // fifo_len_ counts ready_ alone: a steal from it that left the count up
+    // kept the victim's idle loop from ever sleeping (own_work stayed true).
+    if (from_fifo) fifo_len_.fetch_sub(1, memory_order_relaxed);
     ready_len_.fetch_sub(1, memory_order_relaxed);
     movable_len_.fetch_sub(1, memory_order_relaxed);
   }
