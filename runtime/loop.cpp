@@ -249,11 +249,13 @@ bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) 
   LoopBuffer* buf = c.buf;
   if (!buf) return false;
   uint64_t trip = buf->trip, begin = trip, end = trip;
-  if (loop_cancelled(t->team)) {  // a cancelled loop hands out nothing more
-    c.buf = nullptr;
-    leave_ring(buf);
-    return false;
-  }
+  // A cancelled loop keeps handing out chunks, as libomp and libgomp do: a
+  // thread that gets one reaches the body's cancellation point and leaves
+  // through the construct's cancel exit, like the thread that cancelled.
+  // Ending the loop here sent the threads that asked for more work down the
+  // normal exit instead, and the two exits meet different synchronisation
+  // when the loop has a reduction clause (clang: the reduction entry on the one,
+  // the closing barrier on the other), which hung.
   int n = buf->nthreads;
   switch (buf->sched) {
     case Sched::Static:
