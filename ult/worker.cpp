@@ -259,6 +259,14 @@ void Worker::sleep_if_idle() {
       // poll stays cheap while the reaction stays well under a microsecond
       // per poll times 64).
       if ((i & 63) == 0 && has_work()) return;
+      // And the processor, to any other thread the kernel put on it: worker
+      // 0's thread is the program's and not pinned, so it can share a
+      // processor with a pinned worker until the kernel moves it, and an
+      // idle loop that only paused there held that worker (which had a
+      // region's member to run) off for whole time slices: 4 to 8 ms per
+      // region for the first regions of a program. A yield with nothing
+      // else to run returns at once.
+      if ((i & 63) == 0) sched_yield();
       relax();
       // Reading the clock every 64 polls keeps its cost (~20 ns) under a few
       // percent of the loop; a guess, not measured.
