@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 
@@ -350,6 +351,65 @@ void follow_place(int place) {
   if (!w || !w->in_pool() || place < 0 || std::size_t(place) >= g_places.size()) return;
   if (g_worker_place[w->id()] == place) return;
   if (ult::pin_current_thread(g_places[std::size_t(place)])) g_worker_place[w->id()] = place;
+}
+
+// Without binding, the initial thread (worker 0's, the program's own) is not
+// pinned while workers 1..n-1 are, one per place, and the kernel may run it
+// on a processor one of them has. A region's member on that worker then
+// waits for the initial thread's time slice, and the kernel rarely moves
+// either (the worker cannot move, and the initial thread ran there last):
+// measured, both threads of every short region on one processor for the
+// whole program, 390 us per region of a 64K-element loop against 25. Each
+// outermost fork looks where the initial thread runs (a read of the rseq
+// area) and, if a worker has that place, moves the worker to the place no
+// worker has. Only the initial thread reads and writes the table.
+// A worker pins itself as it starts (pin_worker), possibly after the
+// initial thread moved it here; the mutex orders the two, and the table says
+// where each worker is meant to be (-1: its default, id modulo places).
+namespace {
+std::mutex g_unbound_mutex;
+std::vector<int> g_unbound_place;  // under g_unbound_mutex
+
+int unbound_place_locked(int id) {  // g_unbound_mutex held
+  if (std::size_t(id) < g_unbound_place.size() && g_unbound_place[std::size_t(id)] >= 0)
+    return g_unbound_place[std::size_t(id)];
+  return id % int(g_places.size());
+}
+}  // namespace
+
+void pin_unbound_worker(int id) {
+  if (g_places.empty()) return;
+  std::lock_guard<std::mutex> g(g_unbound_mutex);
+  ult::pin_current_thread(g_places[std::size_t(unbound_place_locked(id))]);
+}
+
+void keep_initial_thread_apart(int nworkers) {
+  if (g_requested || g_places.size() < 2) return;
+  int cpu = ult::current_cpu();
+  if (cpu < 0) return;
+  int here = -1;
+  for (std::size_t p = 0; p < g_places.size() && here < 0; ++p)
+    for (int c : g_places[p])
+      if (c == cpu) here = int(p);
+  if (here < 0) return;
+  int nplaces = int(g_places.size());
+  std::lock_guard<std::mutex> g(g_unbound_mutex);
+  for (int k = 1; k < nworkers; ++k) {
+    if (unbound_place_locked(k) != here) continue;
+    std::vector<bool> taken(std::size_t(nplaces), false);
+    for (int j = 1; j < nworkers; ++j) taken[std::size_t(unbound_place_locked(j))] = true;
+    taken[std::size_t(here)] = true;
+    for (int p = 0; p < nplaces; ++p) {
+      if (taken[std::size_t(p)]) continue;
+      if (g_unbound_place.size() < std::size_t(nworkers)) g_unbound_place.resize(std::size_t(nworkers), -1);
+      g_unbound_place[std::size_t(k)] = p;
+      // A worker that has not pinned itself yet reads the table first.
+      ult::Worker* w = ult::Worker::at(k);
+      if (w && w->dedicated()) ult::pin_thread(w->native_thread(), g_places[std::size_t(p)]);
+      return;
+    }
+    return;
+  }
 }
 
 // ---- queries -----------------------------------------------------------------------

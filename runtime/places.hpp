@@ -25,5 +25,10 @@ Binding initial_binding();
 void assign_places(const Binding& master, int bind, int n, std::vector<Binding>& out);
 // Pins the calling worker to `place` unless it already is.
 void follow_place(int place);
+// At an outermost fork, binding off: moves a worker pinned where the initial
+// thread runs now to a free place (places.cpp says why). Initial thread only.
+void keep_initial_thread_apart(int nworkers);
+// A pool worker's own pin as it starts, binding off: its place in that table.
+void pin_unbound_worker(int id);
 
 }  // namespace bobbin::rt

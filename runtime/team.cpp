@@ -108,6 +108,10 @@ bool outside_initial_tree(const Thread* me) {
 // so it is pinned only when the user asked for binding.
 void pin_worker(int id) {
   if (id == 0 && !g_pin_initial) return;
+  if (!binding_requested()) {
+    pin_unbound_worker(id);
+    return;
+  }
   // places() directly: this runs during initialisation (num_places() would
   // re-enter ensure_initialized's call_once and hang).
   follow_place(id % int(places().size()));
@@ -589,6 +593,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // Checked first: ensure_pool takes a mutex and rewrites a flag that every
   // spinning worker polls.
   if (team->outermost && ult::Worker::pool_size() < n) ult::Worker::ensure_pool(n, &pin_worker);
+  if (team->outermost) keep_initial_thread_apart(ult::Worker::pool_size());
   // Another tree's members need a dedicated worker (outside_initial_tree).
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);

@@ -53,6 +53,22 @@ std::vector<int> allowed_cpus() {
 
 }  // namespace bobbin::ult
 
+namespace bobbin::ult {
+
+bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus) {
+  if (os_cpus.empty()) return false;
+  hwloc_topology_t t = machine_topology();
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  for (int c : os_cpus) hwloc_bitmap_set(set, unsigned(c));
+  bool ok = hwloc_set_thread_cpubind(t, pthread_t(pthread), set, HWLOC_CPUBIND_THREAD) == 0;
+  hwloc_bitmap_free(set);
+  return ok;
+}
+
+int current_cpu() { return sched_getcpu(); }
+
+}  // namespace bobbin::ult
+
 // ---- libgomp's start-up binding, under LD_PRELOAD ----------------------------
 // A gcc-built program run with Bobbin preloaded still loads libgomp.so.1
 // (its DT_NEEDED), and libgomp's start-up code runs before Bobbin's: with

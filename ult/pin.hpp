@@ -15,5 +15,10 @@ hwloc_topology* machine_topology();
 bool pin_current_thread(const std::vector<int>& os_cpus);
 // The OS processor indices this process may run on, ascending.
 std::vector<int> allowed_cpus();
+// Binds another thread of this process (a pool worker's) to the given OS
+// processors. Returns false (and changes nothing) if that fails.
+bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus);
+// The OS processor the calling thread runs on now (-1 if unknown).
+int current_cpu();
 
 }  // namespace bobbin::ult

@@ -131,6 +131,8 @@ class alignas(kCacheLine) Worker {
   // A pool worker whose kernel thread the pool started (not an adopted
   // program thread such as worker 0's): it only ever runs fibers.
   bool dedicated() const { return own_thread_; }
+  // The kernel thread of a dedicated worker (as an integer: pthread_t).
+  unsigned long native_thread() const { return static_cast<unsigned long>(thread_); }
   static constexpr int kMaxWorkers = 4096;
 
   // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
