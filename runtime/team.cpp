@@ -103,6 +103,21 @@ bool outside_initial_tree(const Thread* me) {
   return t != &g_initial_team;
 }
 
+// Whether the initial thread's current team and every team above it up to
+// the initial team are teams of one (inactive regions: if(0), num_threads(1),
+// not a league): then a region it opens is the first active one, and its
+// members are bound to workers 1..n-1 like those of a top-level region, so
+// each runs on a kernel thread of its own (threadprivate and __thread as
+// with libomp). Those workers and their descriptors are free: no region of
+// more than one thread is open.
+bool only_serial_above(const Thread* me) {
+  for (const Team* t = me->team; t; t = t->parent) {
+    if (t == &g_initial_team) return true;
+    if (t->nthreads > 1 || t->league_size > 1) return false;
+  }
+  return false;
+}
+
 // Worker i starts pinned to place i (wrapping); the initial thread is the
 // program's, and its mask is inherited by every thread the program creates,
 // so it is pinned only when the user asked for binding.
@@ -377,7 +392,7 @@ Team* hot_team(Thread* me) {
 // close_region gives back.
 Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0) {
   Team* team = hot_team(me);
-  keep_or_set(team->outermost, n > 1 && me == g_initial && me->team == &g_initial_team);
+  keep_or_set(team->outermost, n > 1 && me == g_initial && only_serial_above(me));
   keep_or_set(team->league_num, 0);
   keep_or_set(team->league_size, 1);
   keep_or_set(team->gang_key, uint64_t(0));
