@@ -102,39 +102,55 @@ void run_target_task(void* block) {
   rt::run_target_region(h->fn, addrs, h->thread_limit);
 }
 
+// What the task's copy function reads when it builds the task's block.
+struct TargetTaskSource {
+  void (*fn)(void*);
+  std::size_t mapnum;
+  void** hostaddrs;
+  const std::size_t* sizes;
+  const unsigned short* kinds;
+  int thread_limit;
+  const FirstprivateLayout* fp;
+  std::size_t data_at;  // where the firstprivate copies start in the block
+};
+
+// ClosureTask's copy function: builds the block in the task's own storage.
+void build_target_task(void* dst, void* src) {
+  auto* s = static_cast<const TargetTaskSource*>(src);
+  auto* h = static_cast<TargetTaskHead*>(dst);
+  h->fn = s->fn;
+  h->mapnum = s->mapnum;
+  h->thread_limit = s->thread_limit;
+  auto* addrs = reinterpret_cast<void**>(h + 1);
+  auto* is_copy = reinterpret_cast<unsigned char*>(addrs + s->mapnum);
+  for (std::size_t i = 0; i < s->mapnum; ++i) {
+    is_copy[i] = is_firstprivate(s->kinds[i]);
+    if (!is_copy[i]) {
+      addrs[i] = s->hostaddrs[i];
+      continue;
+    }
+    std::size_t at = s->data_at + s->fp->offset[i];
+    memcpy(static_cast<char*>(dst) + at, s->hostaddrs[i], s->sizes[i]);
+    addrs[i] = reinterpret_cast<void*>(uintptr_t(at));
+  }
+}
+
 void target_nowait(void (*fn)(void*), std::size_t mapnum, void** hostaddrs, const std::size_t* sizes,
                    const unsigned short* kinds, void** depend, int thread_limit) {
   FirstprivateLayout fp(mapnum, sizes, kinds);
   std::size_t align = fp.align > alignof(std::max_align_t) ? fp.align : alignof(std::max_align_t);
   std::size_t data_at = round_up(sizeof(TargetTaskHead) + mapnum * (sizeof(void*) + 1), align);
-  std::size_t total = data_at + fp.size;
-  void* block = aligned_alloc(align, round_up(total, align));
-  if (!block) fatal("out of memory for a target task (%zu bytes)", total);
-  auto* h = static_cast<TargetTaskHead*>(block);
-  h->fn = fn;
-  h->mapnum = mapnum;
-  h->thread_limit = thread_limit;
-  auto* addrs = reinterpret_cast<void**>(h + 1);
-  auto* is_copy = reinterpret_cast<unsigned char*>(addrs + mapnum);
-  for (std::size_t i = 0; i < mapnum; ++i) {
-    is_copy[i] = is_firstprivate(kinds[i]);
-    if (is_copy[i]) {
-      memcpy(static_cast<char*>(block) + data_at + fp.offset[i], hostaddrs[i], sizes[i]);
-      addrs[i] = reinterpret_cast<void*>(uintptr_t(data_at + fp.offset[i]));
-    } else {
-      addrs[i] = hostaddrs[i];
-    }
-  }
+  TargetTaskSource src{fn, mapnum, hostaddrs, sizes, kinds, thread_limit, &fp, data_at};
   rt::ClosureTask t;
   t.fn = &run_target_task;
-  t.data = block;
-  t.size = total;
+  t.data = &src;
+  t.copy = &build_target_task;  // the block is built where the task keeps it
+  t.size = data_at + fp.size;
   t.align = align;
   Depends deps(depend);
   t.deps = deps.items();
   t.ndeps = deps.size();
-  rt::task_closure(t);  // copies the block
-  free(block);
+  rt::task_closure(t);
 }
 
 void target_now(void (*fn)(void*), std::size_t mapnum, void** hostaddrs, const std::size_t* sizes,

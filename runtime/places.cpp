@@ -362,18 +362,32 @@ void follow_place(int place) {
 // whole program, 390 us per region of a 64K-element loop against 25. Each
 // outermost fork looks where the initial thread runs (a read of the rseq
 // area) and, if a worker has that place, moves the worker to the place no
-// worker has. Only the initial thread reads and writes the table.
-// A worker pins itself as it starts (pin_worker), possibly after the
-// initial thread moved it here; the mutex orders the two, and the table says
+// worker has. A worker pins itself as it starts (pin_worker), possibly after
+// the initial thread moved it; one mutex orders the two, and the table says
 // where each worker is meant to be (-1: its default, id modulo places).
 namespace {
 std::mutex g_unbound_mutex;
 std::vector<int> g_unbound_place;  // under g_unbound_mutex
+std::vector<int> g_place_of_cpu;   // OS processor -> place (-1: none); built on first use, initial thread only
+// The (place, pool size) the initial thread was last found apart at: a
+// fork that finds the same needs no lock. Initial thread only.
+int g_apart_place = -1, g_apart_workers = 0;
 
 int unbound_place_locked(int id) {  // g_unbound_mutex held
   if (std::size_t(id) < g_unbound_place.size() && g_unbound_place[std::size_t(id)] >= 0)
     return g_unbound_place[std::size_t(id)];
   return id % int(g_places.size());
+}
+
+int place_of_cpu(int cpu) {
+  if (g_place_of_cpu.empty()) {
+    for (std::size_t p = 0; p < g_places.size(); ++p)
+      for (int c : g_places[p]) {
+        if (std::size_t(c) >= g_place_of_cpu.size()) g_place_of_cpu.resize(std::size_t(c) + 1, -1);
+        g_place_of_cpu[std::size_t(c)] = int(p);
+      }
+  }
+  return std::size_t(cpu) < g_place_of_cpu.size() ? g_place_of_cpu[std::size_t(cpu)] : -1;
 }
 }  // namespace
 
@@ -386,30 +400,26 @@ void pin_unbound_worker(int id) {
 void keep_initial_thread_apart(int nworkers) {
   if (g_requested || g_places.size() < 2) return;
   int cpu = ult::current_cpu();
-  if (cpu < 0) return;
-  int here = -1;
-  for (std::size_t p = 0; p < g_places.size() && here < 0; ++p)
-    for (int c : g_places[p])
-      if (c == cpu) here = int(p);
-  if (here < 0) return;
+  int here = cpu < 0 ? -1 : place_of_cpu(cpu);
+  if (here < 0 || (here == g_apart_place && nworkers == g_apart_workers)) return;
   int nplaces = int(g_places.size());
   std::lock_guard<std::mutex> g(g_unbound_mutex);
-  for (int k = 1; k < nworkers; ++k) {
-    if (unbound_place_locked(k) != here) continue;
-    std::vector<bool> taken(std::size_t(nplaces), false);
-    for (int j = 1; j < nworkers; ++j) taken[std::size_t(unbound_place_locked(j))] = true;
-    taken[std::size_t(here)] = true;
-    for (int p = 0; p < nplaces; ++p) {
-      if (taken[std::size_t(p)]) continue;
-      if (g_unbound_place.size() < std::size_t(nworkers)) g_unbound_place.resize(std::size_t(nworkers), -1);
-      g_unbound_place[std::size_t(k)] = p;
-      // A worker that has not pinned itself yet reads the table first.
-      ult::Worker* w = ult::Worker::at(k);
-      if (w && w->dedicated()) ult::pin_thread(w->native_thread(), g_places[std::size_t(p)]);
-      return;
-    }
-    return;
-  }
+  g_apart_place = here;
+  g_apart_workers = nworkers;
+  int k = 1;
+  while (k < nworkers && unbound_place_locked(k) != here) ++k;
+  if (k == nworkers) return;  // no worker has this place
+  std::vector<bool> taken(std::size_t(nplaces), false);
+  for (int j = 1; j < nworkers; ++j) taken[std::size_t(unbound_place_locked(j))] = true;
+  taken[std::size_t(here)] = true;
+  int p = 0;
+  while (p < nplaces && taken[std::size_t(p)]) ++p;
+  if (p == nplaces) return;  // every place has a worker: nowhere to go
+  if (g_unbound_place.size() < std::size_t(nworkers)) g_unbound_place.resize(std::size_t(nworkers), -1);
+  g_unbound_place[std::size_t(k)] = p;
+  // A worker that has not pinned itself yet reads the table first.
+  ult::Worker* w = ult::Worker::at(k);
+  if (w && w->dedicated()) ult::pin_thread(w->native_thread(), g_places[std::size_t(p)]);
 }
 
 // ---- queries -----------------------------------------------------------------------

@@ -52,6 +52,9 @@ constexpr uint32_t kMinInlineTaskDepth = 4;
 constexpr uint32_t kMaxInlineDepth = 128;
 constexpr std::size_t kPayloadAlign = 16;
 
+// A task's priority as the runtime uses it: in [0, OMP_MAX_TASK_PRIORITY].
+int clamp_priority(int p) { return p < 0 ? 0 : p > g_max_priority ? g_max_priority : p; }
+
 std::size_t header_size() { return (sizeof(Task) + kPayloadAlign - 1) / kPayloadAlign * kPayloadAlign; }
 
 int current_worker_id() {
@@ -358,7 +361,7 @@ void* task_alloc(const TaskSpec& spec, std::size_t payload_size) {
   t->tied = spec.tied;
   Task* parent = th->current_task;
   t->final_ = spec.final_ || parent->final_;
-  t->priority = spec.priority > g_max_priority ? g_max_priority : spec.priority;
+  t->priority = clamp_priority(spec.priority);
   t->priority_offset = spec.priority_offset;
   t->parent = parent;
   t->team = th->team;
@@ -396,7 +399,7 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
   if (t->priority_offset >= 0) {
     int p;
     memcpy(&p, static_cast<char*>(payload) + t->priority_offset, sizeof p);
-    t->priority = p < 0 ? 0 : p > g_max_priority ? g_max_priority : p;
+    t->priority = clamp_priority(p);
   }
   if (ndeps == 0) {
     // Ready now: decided once, here. Run at once, it is counted only if it
@@ -415,7 +418,7 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
 bool task_runs_now(int priority) {
   Thread* th = current_thread_fast();
   Task* cur = th->current_task;
-  return cur && run_now_at(th, th->team, cur->depth + 1, priority > g_max_priority ? g_max_priority : priority, -1);
+  return cur && run_now_at(th, th->team, cur->depth + 1, clamp_priority(priority), -1);
 }
 
 void task_run_created(void* payload) {

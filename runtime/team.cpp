@@ -783,23 +783,29 @@ struct League {
   int limit;
 };
 
-void league_member(void* p) {
-  auto* lg = static_cast<League*>(p);
-  Thread* th = current_thread_fast();
-  int number = th->tid;
-  Icvs icv = th->icv;
-  icv.nthreads = lg->limit;
-  icv.thread_limit = lg->limit;
-  Team* own = enter_team(th, 1, lg->body);
+// Runs `body` on the calling thread as the initial thread of a new
+// contention group: thread 0 of a team of one at level 0 (team `number` of
+// a league of `size`), with `icv`, its tasks finished before it returns.
+void run_as_initial_thread(Thread* th, const RegionBody& body, const Icvs& icv, int number, int size) {
+  Team* own = enter_team(th, 1, body);
   own->level = 0;
   own->active_level = 0;
   own->league_num = number;
-  own->league_size = lg->size;
+  own->league_size = size;
   start_thread_in(th, own, 0, icv, th->binding);
-  invoke(lg->body, th);
+  invoke(body, th);
   help_until(th, [&] { return team_quiescent(own); });
   if (th->current_task->domain) deps_clear_domain(th->current_task);
   restore_context(th, own);
+}
+
+void league_member(void* p) {
+  auto* lg = static_cast<League*>(p);
+  Thread* th = current_thread_fast();
+  Icvs icv = th->icv;
+  icv.nthreads = lg->limit;
+  icv.thread_limit = lg->limit;
+  run_as_initial_thread(th, lg->body, icv, th->tid, lg->size);
 }
 
 const Team* league_team(const Thread* t) {
@@ -866,18 +872,10 @@ int get_teams_thread_limit() {
 // compiler's loop asks for each), numbered in the region's own level-0 team.
 
 void run_target_region(void (*fn)(void*), void* data, int thread_limit) {
-  Thread* th = current_thread_fast();
   RegionBody body{RegionBody::Kind::DataPointer, reinterpret_cast<void*>(fn), 0, nullptr, data};
   Icvs icv = g_start_icvs;
   if (thread_limit > 0) icv.thread_limit = thread_limit;
-  Team* own = enter_team(th, 1, body);
-  own->level = 0;
-  own->active_level = 0;
-  start_thread_in(th, own, 0, icv, th->binding);
-  invoke(body, th);
-  help_until(th, [&] { return team_quiescent(own); });
-  if (th->current_task->domain) deps_clear_domain(th->current_task);
-  restore_context(th, own);
+  run_as_initial_thread(current_thread_fast(), body, icv, 0, 1);
 }
 
 bool target_teams_next(int lower, int thread_limit, bool first) {

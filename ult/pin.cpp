@@ -51,10 +51,6 @@ std::vector<int> allowed_cpus() {
   return out;
 }
 
-}  // namespace bobbin::ult
-
-namespace bobbin::ult {
-
 bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus) {
   if (os_cpus.empty()) return false;
   hwloc_topology_t t = machine_topology();
