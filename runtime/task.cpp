@@ -22,6 +22,7 @@
 // Untied tasks are run as tied: untied is a permission, not an obligation.
 #include "runtime/task.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -316,6 +317,14 @@ void run_inline(Thread* th, Task* t) {
   --th->inline_depth;
 }
 
+// Tasks with a priority wait in the team's priority list in priority order,
+// the higher first, and among equal priorities the older first (the spec
+// recommends the first; libomp and libgomp do both).
+uint64_t priority_key(const Task* t) {
+  uint64_t p = uint64_t(std::min(t->priority, 0xffff));
+  return ((0xffff - p) << 48) | (t->seq & ((uint64_t(1) << 48) - 1));
+}
+
 }  // namespace
 
 void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
@@ -324,7 +333,9 @@ void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
     return;
   }
   Team* team = t->team;
-  list_for(th && th->team == team ? th : nullptr, team, t).push_bottom(t);
+  sched::TaskList& list = list_for(th && th->team == team ? th : nullptr, team, t);
+  if (t->priority > 0) list.push_ordered(t, priority_key(t));
+  else list.push_bottom(t);
   team->ww.notify_all();
 }
 
@@ -401,6 +412,7 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
     memcpy(&p, static_cast<char*>(payload) + t->priority_offset, sizeof p);
     t->priority = clamp_priority(p);
   }
+  if (t->priority > 0) t->seq = team_tasks(t->team)->next_seq.fetch_add(1, memory_order_relaxed);
   if (ndeps == 0) {
     // Ready now: decided once, here. Run at once, it is counted only if it
     // may finish after its creator goes on (see Task::counted).

@@ -75,6 +75,9 @@ struct alignas(kCacheLine) Task {
   uint8_t size_class = 0;       // task_alloc.cpp
   std::size_t payload_offset = 0;
   std::size_t payload_size = 0;
+  // Creation order in the team of a task with a priority (task.cpp,
+  // priority_key); 0 for the others.
+  uint64_t seq = 0;
   void* payload() { return reinterpret_cast<char*>(this) + payload_offset; }
 };
 
@@ -83,6 +86,7 @@ struct TeamTasks {
   explicit TeamTasks(int nlists) : lists(std::size_t(nlists)) {}
   std::vector<sched::TaskList> lists;
   sched::TaskList priority;  // tasks with a priority above 0, served first
+  alignas(kCacheLine) Atomic<uint64_t> next_seq{1};  // Task::seq
 };
 
 // Per-worker task memory (task_alloc.cpp).

@@ -1,5 +1,7 @@
 #include "scheduler/task_list.hpp"
 
+#include <utility>
+
 namespace bobbin::sched {
 
 void TaskList::grow() {
@@ -16,34 +18,78 @@ void TaskList::push_bottom(void* item) {
   if (bottom_ - top_ == ring_.size()) grow();
   ring_[bottom_ & (ring_.size() - 1)] = item;
   ++bottom_;
-  size_.store(bottom_ - top_, memory_order_relaxed);
+  update_size();
+}
+
+void TaskList::push_ordered(void* item, uint64_t key) {
+  SpinGuard g(lock_);
+  heap_.push_back({key, item});
+  for (std::size_t i = heap_.size() - 1; i > 0;) {  // sift up
+    std::size_t up = (i - 1) / 2;
+    if (heap_[up].key <= heap_[i].key) break;
+    std::swap(heap_[up], heap_[i]);
+    i = up;
+  }
+  update_size();
+}
+
+void* TaskList::take_keyed(std::size_t i) {
+  void* item = heap_[i].item;
+  heap_[i] = heap_.back();
+  heap_.pop_back();
+  std::size_t n = heap_.size();
+  if (i < n) {
+    // The moved entry may belong above i (it came from another subtree) or below.
+    while (i > 0 && heap_[(i - 1) / 2].key > heap_[i].key) {
+      std::swap(heap_[(i - 1) / 2], heap_[i]);
+      i = (i - 1) / 2;
+    }
+    for (;;) {
+      std::size_t l = 2 * i + 1, r = l + 1, m = i;
+      if (l < n && heap_[l].key < heap_[m].key) m = l;
+      if (r < n && heap_[r].key < heap_[m].key) m = r;
+      if (m == i) break;
+      std::swap(heap_[m], heap_[i]);
+      i = m;
+    }
+  }
+  update_size();
+  return item;
 }
 
 void* TaskList::pop_bottom() {
   if (size() == 0) return nullptr;
   SpinGuard g(lock_);
-  if (top_ == bottom_) return nullptr;
-  void* item = at(--bottom_);
-  size_.store(bottom_ - top_, memory_order_relaxed);
-  return item;
+  if (top_ != bottom_) {
+    void* item = at(--bottom_);
+    update_size();
+    return item;
+  }
+  return heap_.empty() ? nullptr : take_keyed(0);
 }
 
 void* TaskList::pop_top() {
   if (size() == 0) return nullptr;
   SpinGuard g(lock_);
+  if (!heap_.empty()) return take_keyed(0);
   if (top_ == bottom_) return nullptr;
   void* item = at(top_++);
-  size_.store(bottom_ - top_, memory_order_relaxed);
+  update_size();
   return item;
 }
 
 std::size_t TaskList::steal_half(std::vector<void*>& out) {
   if (size() == 0) return 0;
   SpinGuard g(lock_);
+  if (!heap_.empty()) {
+    // One: the thief queues what it takes on its deque, which would lose the order.
+    out.push_back(take_keyed(0));
+    return 1;
+  }
   std::size_t n = bottom_ - top_;
   std::size_t take = (n + 1) / 2;
   for (std::size_t i = 0; i < take; ++i) out.push_back(at(top_++));
-  size_.store(bottom_ - top_, memory_order_relaxed);
+  update_size();
   return take;
 }
 

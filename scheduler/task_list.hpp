@@ -2,6 +2,12 @@
 // it push and pop at the bottom (LIFO: depth-first, cache-warm); thieves take
 // from the top (FIFO: the oldest, usually the biggest, pieces of work).
 //
+// Beside the deque, an ordered part: items pushed with a key (push_ordered)
+// come out smallest key first, to owners when the deque is empty and to
+// thieves before the deque's top. The runtime keys tasks that were ordered
+// by something other than their creator's recursion: tasks released by
+// dependences and tasks with a priority (runtime/task.cpp says why).
+//
 // Why a lock and not a Chase-Lev deque: a list may be shared by several
 // workers (BOBBIN_TASKLIST=core, l3, numa, machine), so "one owner" does not
 // hold in general; an uncontended spin lock costs two atomic operations, the
@@ -25,14 +31,21 @@ class alignas(kCacheLine) TaskList {
   TaskList& operator=(const TaskList&) = delete;
 
   void push_bottom(void* item);
+  void push_ordered(void* item, uint64_t key);
+  // The owner's pop: the deque's bottom, else the smallest key.
   void* pop_bottom();
+  // A thief's pop: the smallest key, else the deque's top.
   void* pop_top();
-  // Moves up to half of the items (at least one) from the top into `out`; returns how many.
+  // Moves into `out` the smallest-key item if there is one, else up to half
+  // of the deque (at least one item) from the top; returns how many.
   std::size_t steal_half(std::vector<void*>& out);
-  // Removes the first item from the top that `accept` takes (e.g. the
-  // tied-task constraint); null if none does.
+  // pop_top restricted to items `accept` takes (e.g. the tied-task
+  // constraint): the smallest accepted key, else the first accepted item from
+  // the deque's top; null if none is accepted.
   template <class Accept>
   void* pop_top_if(Accept accept);
+  // pop_bottom restricted likewise: the deque's bottom item if accepted; if
+  // the deque is empty, the smallest accepted key.
   template <class Accept>
   void* pop_bottom_if(Accept accept);
 
@@ -41,27 +54,51 @@ class alignas(kCacheLine) TaskList {
 
  private:
   static constexpr std::size_t kInitial = 256;  // grows by doubling; a guess, fits one spawn burst
+  struct Keyed {
+    uint64_t key;
+    void* item;
+  };
   void grow() REQUIRES(lock_);
   void* at(std::size_t i) const REQUIRES(lock_) { return ring_[i & (ring_.size() - 1)]; }
+  void* take_keyed(std::size_t i) REQUIRES(lock_);  // removes heap_[i]
+  template <class Accept>
+  std::size_t min_accepted(Accept& accept) const REQUIRES(lock_);  // heap_.size() if none
+  void update_size() REQUIRES(lock_) { size_.store(bottom_ - top_ + heap_.size(), memory_order_relaxed); }
 
   SpinLock lock_;
   std::vector<void*> ring_ GUARDED_BY(lock_);
   std::size_t top_ GUARDED_BY(lock_) = 0;     // index of the oldest item
   std::size_t bottom_ GUARDED_BY(lock_) = 0;  // one past the newest item
-  Atomic<std::size_t> size_{0};
+  std::vector<Keyed> heap_ GUARDED_BY(lock_);  // the ordered part: a binary min-heap on key
+  Atomic<std::size_t> size_{0};                // both parts
 };
+
+template <class Accept>
+std::size_t TaskList::min_accepted(Accept& accept) const {
+  // The heap's root when accepted (the common case), else a scan: the
+  // constrained pops are rare and the ordered part is short.
+  std::size_t best = heap_.size();
+  for (std::size_t i = 0; i < heap_.size(); ++i)
+    if ((best == heap_.size() || heap_[i].key < heap_[best].key) && accept(heap_[i].item)) {
+      best = i;
+      if (i == 0) break;
+    }
+  return best;
+}
 
 template <class Accept>
 void* TaskList::pop_top_if(Accept accept) {
   if (size() == 0) return nullptr;
   SpinGuard g(lock_);
+  std::size_t k = min_accepted(accept);
+  if (k != heap_.size()) return take_keyed(k);
   for (std::size_t i = top_; i != bottom_; ++i) {
     void* item = at(i);
     if (!accept(item)) continue;
     // Close the gap by shifting the older items up by one.
     for (std::size_t j = i; j != top_; --j) ring_[j & (ring_.size() - 1)] = at(j - 1);
     ++top_;
-    size_.store(bottom_ - top_, memory_order_relaxed);
+    update_size();
     return item;
   }
   return nullptr;
@@ -71,11 +108,14 @@ template <class Accept>
 void* TaskList::pop_bottom_if(Accept accept) {
   if (size() == 0) return nullptr;
   SpinGuard g(lock_);
-  if (top_ == bottom_) return nullptr;
+  if (top_ == bottom_) {
+    std::size_t k = min_accepted(accept);
+    return k != heap_.size() ? take_keyed(k) : nullptr;
+  }
   void* item = at(bottom_ - 1);
   if (!accept(item)) return nullptr;
   --bottom_;
-  size_.store(bottom_ - top_, memory_order_relaxed);
+  update_size();
   return item;
 }
 

@@ -8,13 +8,58 @@
    checked in the Bobbin modes only: libomp 14 honours priorities only in
    part (observed: one thread keeps running priority-0 tasks in creation
    order meanwhile). A slack of one task per thread allows for threads
-   that find the high-priority tasks already taken. */
+   that find the high-priority tasks already taken. Then 60 tasks with
+   priorities 1..max in a mixed creation order are queued the same way:
+   each thread must start them in non-increasing priority order (every
+   task exists before any runs, and each pick is the highest queued). */
 #include "check.h"
 
 enum { NLOW = 50, NHIGH = 50 };
 
 static int order[NLOW + NHIGH]; /* priority of the k-th task to start */
 static int started;
+
+enum { NMIX = 60, MAXT = 64 };
+static int mix_seen[MAXT][NMIX]; /* priorities each thread started, in order */
+static int mix_count[MAXT];
+
+/* Queues NMIX tasks with priorities 1..want in a mixed order before any
+   thread may run one; then checks each thread's order. */
+static void check_levels(int want) {
+  int go = 0, nthreads = 1;
+#pragma omp parallel shared(go, nthreads)
+  {
+    if (omp_get_thread_num() == 0)
+      nthreads = omp_get_num_threads();
+#pragma omp single nowait
+    {
+      for (int i = 0; i < NMIX; i++) {
+        int p = (i * 7) % want + 1;
+#pragma omp task priority(p) firstprivate(p)
+        {
+          int me = omp_get_thread_num();
+          if (me < MAXT)
+            mix_seen[me][mix_count[me]++] = p;
+          for (volatile int j = 0; j < 10000; j++)
+            ;
+        }
+      }
+      __atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+    }
+    while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+      ;
+  }
+  int total = 0;
+  for (int t = 0; t < nthreads && t < MAXT; t++) {
+    total += mix_count[t];
+    for (int k = 1; k < mix_count[t]; k++)
+      CHECK(mix_seen[t][k] <= mix_seen[t][k - 1],
+            "thread %d started a priority-%d task after a priority-%d one (its task %d) while "
+            "higher ones were queued",
+            t, mix_seen[t][k], mix_seen[t][k - 1], k);
+  }
+  CHECK_EQ("tasks run in the levels test", total, NMIX);
+}
 
 int main(void) {
   int want = (int)conf_env_long("CONF_EXPECT_PRIORITY", 0);
@@ -58,5 +103,7 @@ int main(void) {
   for (int k = 0; k < NHIGH - nthreads; k++)
     CHECK(order[k] == want, "task %d to start had priority %d while %d tasks of priority %d waited",
           k, order[k], NHIGH, want);
+  if (want > 1)
+    check_levels(want);
   return conf_end();
 }
