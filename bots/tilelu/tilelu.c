@@ -5,7 +5,12 @@
  *  - the panel of step k (tile column k, rows k*nb..n) is factored by a
  *    NESTED parallel region of P threads that split its rows and meet at a
  *    hand-written spin barrier (atomics only, no runtime call) twice per
- *    column: once to pick the pivot, once before the rank-1 update;
+ *    column: once to pick the pivot, once before the rank-1 update; the
+ *    panel goes in stripes of ib columns (the rank-1 updates stay within
+ *    the stripe, then a triangular solve and one rank-ib update bring the
+ *    panel's columns right of it up to date), and the pivot row and the
+ *    stripe's block of U reach the other threads through contiguous
+ *    workspaces, as in a tile library's threaded panel;
  *  - the trailing update at step k is a task per tile column j (the panel's
  *    row swaps and a triangular solve with its unit lower triangle: depend
  *    in: column k, inout: column j) and a task per tile (i, j) below it (the
@@ -28,8 +33,8 @@
  * |P A x - L (U x)|_inf / (n eps |A|_inf |x|_inf) for a random x must be
  * small.
  *
- * usage: tilelu [small|medium|large|n] [nb] [P]
- *   n = 512 / 1024 / 2048; nb = 128; P = the outer team's size
+ * usage: tilelu [small|medium|large|n] [nb] [P] [ib]
+ *   n = 512 / 1024 / 2048; nb = 128; P = the outer team's size; ib = 16
  * LU_TIMEOUT=s: after s seconds, print what is hung (and Bobbin's gang
  * stacks when it is the runtime) and exit 3. */
 #include <dlfcn.h>
@@ -74,69 +79,119 @@ struct cand {
   char pad[52];
 };
 
+/* What member 0 hands the others: the pivot row's part within the current
+   stripe (for the rank-1 updates) and, after each stripe, the block of U
+   right of it (for the rank-ib update), each copied into one contiguous
+   buffer, as a tile library's panel broadcasts them: read in place, a row
+   of a column-major panel is one cache line per column. */
+struct panel_share {
+  double top_row[64];
+  double top_block[]; /* ib x (nb - ib) at most, column-major, ld = ib */
+};
+
+static int ib = 16; /* the inner blocking of the panel */
+
 /* Factors columns c0..c0+w of rows c0..n, rows split among `members`
-   threads, member `me` of which is the caller. */
+   threads, member `me` of which is the caller. The panel goes in stripes
+   of ib columns: within a stripe, column by column (pivot search, swap,
+   scaling, rank-1 update of the stripe's columns only); after it, member 0
+   solves the stripe's rows of the columns right of it with the stripe's
+   unit lower triangle, and every member updates its rows of those columns
+   with one rank-ib product. */
 static void panel_rows(int c0, int w, int me, int members, spin_barrier *bar, struct cand *cand,
-                       int *sense) {
+                       struct panel_share *sh, int *sense) {
   int rows = n - c0;
   int lo = c0 + (int)((long)rows * me / members), hi = c0 + (int)((long)rows * (me + 1) / members);
-  for (int j = 0; j < w; j++) {
-    int c = c0 + j; /* the global column, and the row of its diagonal */
-    struct cand best = {-1.0, -1, {0}};
-    for (int r = lo > c ? lo : c; r < hi; r++) {
-      double v = fabs(AT(A, r, c));
-      if (v > best.v) /* strict: ties keep the lower row */
-        best.v = v, best.row = r;
+  for (int s0 = 0; s0 < w; s0 += ib) {
+    int kb = w - s0 < ib ? w - s0 : ib;
+    int send = c0 + s0 + kb; /* one past the stripe's last column */
+    for (int j = s0; j < s0 + kb; j++) {
+      int c = c0 + j; /* the global column, and the row of its diagonal */
+      struct cand best = {-1.0, -1, {0}};
+      for (int r = lo > c ? lo : c; r < hi; r++) {
+        double v = fabs(AT(A, r, c));
+        if (v > best.v) /* strict: ties keep the lower row */
+          best.v = v, best.row = r;
+      }
+      cand[me] = best;
+      spin_wait(bar, members, sense);
+      if (me == 0) {
+        struct cand g = cand[0];
+        for (int t = 1; t < members; t++)
+          if (cand[t].v > g.v)
+            g = cand[t];
+        int p = g.row < 0 ? c : g.row;
+        ipiv[c] = p;
+        if (p != c)
+          for (int cc = c0; cc < c0 + w; cc++) {
+            double tmp = AT(A, c, cc);
+            AT(A, c, cc) = AT(A, p, cc);
+            AT(A, p, cc) = tmp;
+          }
+        for (int cc = c + 1; cc < send; cc++)
+          sh->top_row[cc - c - 1] = AT(A, c, cc);
+      }
+      spin_wait(bar, members, sense);
+      double piv = AT(A, c, c);
+      int rlo = lo > c + 1 ? lo : c + 1;
+      if (piv != 0.0)
+        for (int r = rlo; r < hi; r++)
+          AT(A, r, c) /= piv;
+      for (int cc = c + 1; cc < send; cc++) {
+        double u = sh->top_row[cc - c - 1];
+        for (int r = rlo; r < hi; r++)
+          AT(A, r, cc) -= AT(A, r, c) * u;
+      }
+      /* the next column's search reads only this member's rows; the swap
+         after it is behind the next barrier */
     }
-    cand[me] = best;
-    spin_wait(bar, members, sense);
+    int right = c0 + w - send; /* the panel's columns right of the stripe */
+    if (right == 0)
+      break;
+    spin_wait(bar, members, sense); /* the stripe's L is complete */
     if (me == 0) {
-      struct cand g = cand[0];
-      for (int t = 1; t < members; t++)
-        if (cand[t].v > g.v)
-          g = cand[t];
-      int p = g.row < 0 ? c : g.row;
-      ipiv[c] = p;
-      if (p != c)
-        for (int cc = c0; cc < c0 + w; cc++) {
-          double tmp = AT(A, c, cc);
-          AT(A, c, cc) = AT(A, p, cc);
-          AT(A, p, cc) = tmp;
+      int d = c0 + s0; /* the stripe's diagonal block: rows and columns d..send */
+      for (int cc = send; cc < c0 + w; cc++)
+        for (int p = 0; p < kb; p++) {
+          double u = AT(A, d + p, cc);
+          for (int r = p + 1; r < kb; r++)
+            AT(A, d + r, cc) -= AT(A, d + r, d + p) * u;
         }
+      for (int cc = send; cc < c0 + w; cc++)
+        for (int p = 0; p < kb; p++)
+          sh->top_block[(size_t)(cc - send) * (size_t)kb + (size_t)p] = AT(A, d + p, cc);
     }
     spin_wait(bar, members, sense);
-    double piv = AT(A, c, c);
-    int rlo = lo > c + 1 ? lo : c + 1;
-    if (piv != 0.0)
-      for (int r = rlo; r < hi; r++)
-        AT(A, r, c) /= piv;
-    for (int cc = c + 1; cc < c0 + w; cc++) {
-      double u = AT(A, c, cc);
-      for (int r = rlo; r < hi; r++)
-        AT(A, r, cc) -= AT(A, r, c) * u;
-    }
-    /* the next column's search reads only this member's rows; the swap
-       after it is behind the next barrier */
+    int glo = lo > send ? lo : send;
+    for (int cc = send; cc < c0 + w; cc++)
+      for (int p = 0; p < kb; p++) {
+        double u = sh->top_block[(size_t)(cc - send) * (size_t)kb + (size_t)p];
+        for (int r = glo; r < hi; r++)
+          AT(A, r, cc) -= AT(A, r, c0 + s0 + p) * u;
+      }
+    /* the next stripe's first search reads this member's rows, updated here */
   }
   spin_wait(bar, members, sense); /* the panel is done before anyone leaves */
 }
 
 static void panel(int k, int nested) {
   int c0 = k * nb, w = n - c0 < nb ? n - c0 : nb;
+  struct panel_share *sh = malloc(sizeof *sh + sizeof(double) * (size_t)ib * (size_t)nb);
+  spin_barrier bar = {0, 0, {0}};
   if (!nested) {
-    spin_barrier bar = {0, 0, {0}};
     struct cand cand[1];
     int sense = 0;
-    panel_rows(c0, w, 0, 1, &bar, cand, &sense);
+    panel_rows(c0, w, 0, 1, &bar, cand, sh, &sense);
+    free(sh);
     return;
   }
-  spin_barrier bar = {0, 0, {0}};
   struct cand cand[64];
 #pragma omp parallel num_threads(P) shared(bar, cand)
   {
     int sense = 0, members = omp_get_num_threads();
-    panel_rows(c0, w, omp_get_thread_num(), members > 64 ? 1 : members, &bar, cand, &sense);
+    panel_rows(c0, w, omp_get_thread_num(), members > 64 ? 1 : members, &bar, cand, sh, &sense);
   }
+  free(sh);
 }
 
 /* ---- the trailing update at step k ------------------------------------ */
@@ -289,6 +344,11 @@ int main(int argc, char **argv) {
   nb = (int)bench_long_arg(argc, argv, 2, 128, "nb");
   if (nb > n)
     nb = n;
+  ib = (int)bench_long_arg(argc, argv, 4, 16, "ib");
+  if (ib < 1 || ib > 64) {
+    fprintf(stderr, "tilelu: ib must be 1..64\n");
+    return 2;
+  }
   nt = (n + nb - 1) / nb;
   const char *lt = getenv("LU_TIMEOUT");
   if (lt && atoi(lt) > 0) {
@@ -345,9 +405,9 @@ int main(int argc, char **argv) {
   }
   double flops = 2.0 / 3.0 * (double)n * (double)n * (double)n;
   bench_result("tilelu", ok,
-               "n=%d nb=%d panel_threads=%d threads=%d swaps=%d residual=%.3f time_s=%.6f "
+               "n=%d nb=%d ib=%d panel_threads=%d threads=%d swaps=%d residual=%.3f time_s=%.6f "
                "gflops=%.3f serial_s=%.6f speedup=%.3f",
-               n, nb, P, threads, swaps, res, t, flops / t * 1e-9, serial_s, serial_s / t);
+               n, nb, ib, P, threads, swaps, res, t, flops / t * 1e-9, serial_s, serial_s / t);
   free(A0), free(Aseq), free(A), free(ipiv), free(ipiv_seq);
   return ok ? 0 : 1;
 }
