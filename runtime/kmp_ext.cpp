@@ -46,13 +46,13 @@ std::size_t kmp_stacksize() {
 void kmp_set_blocktime(int ms) {
   ensure_initialized();
   if (ms < 0) return;
-  mutable_settings().blocktime_ms = ms;
+  mutable_settings().blocktime_us = int64_t(ms) * 1000;
   if (g_library.load(std::memory_order_relaxed) != 2) apply_wait_settings();
 }
 
 int kmp_blocktime() {
-  int64_t ms = settings().blocktime_ms;
-  return ms > INT_MAX ? INT_MAX : int(ms);
+  int64_t us = settings().blocktime_us;
+  return us / 1000 > INT_MAX ? INT_MAX : int(us / 1000);
 }
 
 // serial: every later region runs one thread (through thread-limit-var, so

@@ -29,7 +29,8 @@ struct Settings {
   int thread_limit = 0;              // OMP_THREAD_LIMIT, 0 = unlimited
   std::size_t stacksize = 4u << 20;  // OMP_STACKSIZE / KMP_STACKSIZE; default: the system thread stack, at least this
   int wait_policy = 0;               // OMP_WAIT_POLICY: 0 unset, 1 active, 2 passive
-  int64_t blocktime_ms = 200;        // KMP_BLOCKTIME (ms); INT64_MAX = infinite
+  int64_t blocktime_us = 200'000;    // KMP_BLOCKTIME or GOMP_SPINCOUNT (us); INT64_MAX = infinite
+  std::string gomp_spincount;        // GOMP_SPINCOUNT as given, for displays
   std::string display_env;           // OMP_DISPLAY_ENV
   int max_task_priority = 0;         // OMP_MAX_TASK_PRIORITY
   bool cancellation = false;         // OMP_CANCELLATION

@@ -1,12 +1,23 @@
-/* OMP_WAIT_POLICY and KMP_BLOCKTIME (run once per value by the harness)
-   change how idle threads wait, never what a program computes: regions
-   separated by sleeps (so waiting threads go idle, spin or park), barriers
-   and a reduction all still give the right answers. */
+/* OMP_WAIT_POLICY, KMP_BLOCKTIME and GOMP_SPINCOUNT (run once per value by
+   the harness) change how idle threads wait, never what a program computes:
+   regions separated by sleeps (so waiting threads go idle, spin or park),
+   barriers and a reduction all still give the right answers. Under Bobbin,
+   CONF_EXPECT_BLOCKTIME_MS is what kmp_get_blocktime() must then say (looked
+   up by name: gcc's omp.h does not declare it), so a variable that is
+   ignored shows. */
+#include <dlfcn.h>
 #include <time.h>
 
 #include "check.h"
 
 int main(void) {
+  long want_bt = conf_env_long("CONF_EXPECT_BLOCKTIME_MS", -1);
+  if (want_bt >= 0 && conf_env_long("CONF_EXPECT_BOBBIN", 0)) {
+    int (*get_bt)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "kmp_get_blocktime");
+    CHECK(get_bt != NULL, "kmp_get_blocktime not found");
+    if (get_bt)
+      CHECK_EQ("kmp_get_blocktime()", (long)get_bt(), want_bt);
+  }
   struct timespec pause = {0, 5 * 1000 * 1000};
   long total = 0;
   for (int r = 0; r < 20; r++) {
