@@ -55,6 +55,8 @@ class Fiber {
   Worker* home() const { return home_; }
   bool started() const { return ctx_ != nullptr; }
   const Stack& stack() const { return stack_; }
+  // A kernel thread's own context (no stack of its own here).
+  bool native() const { return native_; }
   FiberState state() const { return static_cast<FiberState>(state_.load(memory_order_acquire)); }
   // acquire: pairs with the release store of Idle after the stack is released
   // (Worker::after_finish), so the owner's next prepare() cannot race it.

@@ -1,0 +1,37 @@
+// pthread_getattr_np on a fiber. The C library answers with the kernel
+// thread's stack, but code running on a fiber is on the fiber's stack:
+// a program that checks its stack size in a parallel region (against
+// OMP_STACKSIZE, say), a conservative collector or a stack-overflow
+// handler looking for its bounds would read the wrong region. For the
+// calling thread, on a fiber with a stack of its own, the answer's stack
+// is replaced by the fiber's (usable part and guard); every other call is
+// the C library's. Programs linked against glibc 2.32 or later ask for
+// the symbol at GLIBC_2.32, so it is exported at that node
+// (abi/bobbin.map); the C library's comes next in the lookup order.
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+
+#include "ult/fiber.hpp"
+#include "ult/worker.hpp"
+
+extern "C" __attribute__((visibility("default"))) int bobbin_getattr_np(pthread_t thread, pthread_attr_t* attr)
+    __asm__("pthread_getattr_np");
+extern "C" int bobbin_getattr_np(pthread_t thread, pthread_attr_t* attr) {
+  using Fn = int (*)(pthread_t, pthread_attr_t*);
+  static Fn next = [] {
+    void* f = dlvsym(RTLD_NEXT, "pthread_getattr_np", "GLIBC_2.32");
+    if (!f) f = dlsym(RTLD_NEXT, "pthread_getattr_np");
+    return reinterpret_cast<Fn>(f);
+  }();
+  if (!next) return ENOSYS;
+  int rc = next(thread, attr);
+  if (rc != 0 || !pthread_equal(thread, pthread_self())) return rc;
+  const bobbin::ult::Fiber* f = bobbin::ult::Worker::current_fiber();
+  if (!f || f->native() || !f->stack().base) return rc;
+  const bobbin::ult::Stack& s = f->stack();
+  std::size_t guard = bobbin::ult::Stack::guard_size();
+  pthread_attr_setstack(attr, s.base + guard, s.usable());
+  pthread_attr_setguardsize(attr, guard);
+  return 0;
+}
