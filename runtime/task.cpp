@@ -89,20 +89,28 @@ void free_task(Task* t) {
 }
 
 void unref(Task* t) {
-  // acq_rel: the last reference must see every other holder's writes before freeing.
-  if (t->refs.fetch_sub(1, memory_order_acq_rel) == 1) free_task(t);
+  // acq_rel: the last reference must see every other holder's writes before
+  // freeing. A count of 1 is the caller's own, and no one can take another
+  // (hold_task only copies a reference a dependence table holds): no atomic
+  // write then, which most tasks (never in a table) save.
+  if (t->refs.load(memory_order_acquire) == 1 || t->refs.fetch_sub(1, memory_order_acq_rel) == 1) free_task(t);
 }
 
 // Drops `units` from t's count; when its alive half reaches 0, the tree's
 // reference goes and the parent loses t's alive unit, and so on up. Returns
 // true if an implicit task's alive half reached 0 (its team's barrier and
-// join wait for that).
-bool drop(Task* t, int64_t units) {
+// join wait for that). `incomplete_done`, if given, says whether t's own
+// incomplete half reached 0 (a taskwait on t may end).
+bool drop(Task* t, int64_t units, bool* incomplete_done = nullptr) {
   while (t) {
     // Read before the count moves: once an implicit task's alive half is 0
     // the team's barrier may end the region and the next fork reset it.
     bool implicit = t->implicit;
     int64_t left = t->count.fetch_sub(units, memory_order_acq_rel) - units;
+    if (incomplete_done) {
+      *incomplete_done = incomplete_of(left) == 0;
+      incomplete_done = nullptr;
+    }
     if (alive_of(left) != 0) return false;
     if (implicit) return true;
     Task* parent = t->parent;
@@ -141,6 +149,18 @@ void finish(Thread* th, Task* t) {
     parent->count.fetch_add(kAliveOne, memory_order_relaxed);
   } else {
     if (t->group && t->group->pending.fetch_sub(1, memory_order_acq_rel) == 1) wake = true;
+    // Nothing alive under it (a leaf, or its children all gone): no one else
+    // writes its count any more, so it is freed without touching the count,
+    // and the parent loses the child and the alive unit in one write (the
+    // parent's word is the one its other children contend for). acquire:
+    // pairs with the children's acq_rel drops.
+    if (t->count.load(memory_order_acquire) == kAliveOne) {
+      unref(t);
+      bool incomplete_done = false;
+      if (drop(parent, kChildOne + kAliveOne, &incomplete_done)) wake = true;
+      if (incomplete_done || wake) team->ww.notify_all();
+      return;
+    }
     // The parent's incomplete count first, while the task's own alive unit
     // still keeps the task, and through it the parent, from being freed: once
     // that unit is gone, the task's last child may free the task and a
@@ -465,7 +485,8 @@ void task_end_undeferred(void* payload) {
     th->current_task = t->parent;
   }
   if (t->cleanup) t->cleanup(payload, th->gtid);
-  if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
+  // Only a detachable task's count has a second holder (the event).
+  if (!t->detachable || t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
 
 void task_wait_deps(const DepItem* deps, int ndeps) {
