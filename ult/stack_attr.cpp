@@ -15,15 +15,27 @@
 #include "ult/fiber.hpp"
 #include "ult/worker.hpp"
 
+namespace {
+
+using GetattrFn = int (*)(pthread_t, pthread_attr_t*);
+GetattrFn g_next = nullptr;
+
+// Resolved at load, before any thread of the program can call it: the
+// sanitizers' runtimes call pthread_getattr_np from every new thread's
+// start-up, where a lazily initialised static would be a race.
+__attribute__((constructor)) void resolve_next() {
+  void* f = dlvsym(RTLD_NEXT, "pthread_getattr_np", "GLIBC_2.32");
+  if (!f) f = dlsym(RTLD_NEXT, "pthread_getattr_np");
+  g_next = reinterpret_cast<GetattrFn>(f);
+}
+
+}  // namespace
+
 extern "C" __attribute__((visibility("default"))) int bobbin_getattr_np(pthread_t thread, pthread_attr_t* attr)
     __asm__("pthread_getattr_np");
 extern "C" int bobbin_getattr_np(pthread_t thread, pthread_attr_t* attr) {
-  using Fn = int (*)(pthread_t, pthread_attr_t*);
-  static Fn next = [] {
-    void* f = dlvsym(RTLD_NEXT, "pthread_getattr_np", "GLIBC_2.32");
-    if (!f) f = dlsym(RTLD_NEXT, "pthread_getattr_np");
-    return reinterpret_cast<Fn>(f);
-  }();
+  if (!g_next) resolve_next();  // called from another library's constructor, before ours
+  GetattrFn next = g_next;
   if (!next) return ENOSYS;
   int rc = next(thread, attr);
   if (rc != 0 || !pthread_equal(thread, pthread_self())) return rc;
