@@ -39,8 +39,11 @@ namespace bobbin::rt {
 
 namespace {
 
-std::vector<std::vector<int>> g_places;
-std::vector<int> g_bind_list;  // OMP_PROC_BIND, one per level
+// The tables below are never destroyed: the workers are not joined when the
+// program exits, and one still starting (pin_unbound_worker) or in a
+// region may read them while the exiting thread runs static destructors.
+std::vector<std::vector<int>>& g_places = *new std::vector<std::vector<int>>;
+std::vector<int>& g_bind_list = *new std::vector<int>;  // OMP_PROC_BIND, one per level
 bool g_requested = false;
 constexpr int kMaxWorkers = ult::Worker::kMaxWorkers;
 int g_worker_place[kMaxWorkers];  // each worker's current pin (place index, -1 unknown); its own thread only
@@ -367,8 +370,8 @@ void follow_place(int place) {
 // where each worker is meant to be (-1: its default, id modulo places).
 namespace {
 std::mutex g_unbound_mutex;
-std::vector<int> g_unbound_place;  // under g_unbound_mutex
-std::vector<int> g_place_of_cpu;   // OS processor -> place (-1: none); built on first use, initial thread only
+std::vector<int>& g_unbound_place = *new std::vector<int>;  // under g_unbound_mutex
+std::vector<int>& g_place_of_cpu = *new std::vector<int>;  // OS processor -> place (-1: none); built on first use, initial thread only
 // The (place, pool size) the initial thread was last found apart at: a
 // fork that finds the same needs no lock. Initial thread only.
 int g_apart_place = -1, g_apart_workers = 0;
