@@ -51,11 +51,14 @@ namespace {
 constexpr const char* kOpenmpVersion = "201811";
 
 std::mutex g_format_mutex;  // a leaf lock
-std::string g_format;       // affinity-format-var; guarded by g_format_mutex
+// The two tables below are never destroyed: workers, which are not joined at
+// exit, may display or format while the exiting thread runs static destructors.
+std::string& g_format = *new std::string;  // affinity-format-var; guarded by g_format_mutex
 bool g_format_set = false;  // guarded by g_format_mutex
 
 std::mutex g_shown_mutex;  // a leaf lock
-std::unordered_map<const Thread*, std::string> g_shown;  // last OMP_DISPLAY_AFFINITY line per thread
+std::unordered_map<const Thread*, std::string>& g_shown =
+    *new std::unordered_map<const Thread*, std::string>;  // last OMP_DISPLAY_AFFINITY line per thread
 
 std::string current_format() {
   std::lock_guard<std::mutex> g(g_format_mutex);

@@ -24,7 +24,9 @@ namespace bobbin::rt {
 
 namespace {
 
-Settings g_settings;
+// Never destroyed: workers, which are not joined at exit, read it at every
+// fork and task start, also while the exiting thread runs static destructors.
+Settings& g_settings = *new Settings;
 std::once_flag g_once;
 // Set once parse_all has run: std::call_once alone costs a __tls_get_addr
 // (libstdc++ passes the callable through thread-local storage) at every
