@@ -26,14 +26,24 @@ hwloc_topology* machine_topology() {
   return g_topo;
 }
 
-bool pin_current_thread(const std::vector<int>& os_cpus) {
+namespace {
+
+// Builds the cpuset of `os_cpus` and hands it to `bind` (one hwloc call).
+template <class Bind>
+bool bind_to(const std::vector<int>& os_cpus, Bind bind) {
   if (os_cpus.empty()) return false;
   hwloc_topology_t t = machine_topology();
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   for (int c : os_cpus) hwloc_bitmap_set(set, unsigned(c));
-  bool ok = hwloc_set_cpubind(t, set, HWLOC_CPUBIND_THREAD) == 0;
+  bool ok = bind(t, set) == 0;
   hwloc_bitmap_free(set);
   return ok;
+}
+
+}  // namespace
+
+bool pin_current_thread(const std::vector<int>& os_cpus) {
+  return bind_to(os_cpus, [](hwloc_topology_t t, hwloc_bitmap_t set) { return hwloc_set_cpubind(t, set, HWLOC_CPUBIND_THREAD); });
 }
 
 std::vector<int> allowed_cpus() {
@@ -52,13 +62,9 @@ std::vector<int> allowed_cpus() {
 }
 
 bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus) {
-  if (os_cpus.empty()) return false;
-  hwloc_topology_t t = machine_topology();
-  hwloc_bitmap_t set = hwloc_bitmap_alloc();
-  for (int c : os_cpus) hwloc_bitmap_set(set, unsigned(c));
-  bool ok = hwloc_set_thread_cpubind(t, pthread_t(pthread), set, HWLOC_CPUBIND_THREAD) == 0;
-  hwloc_bitmap_free(set);
-  return ok;
+  return bind_to(os_cpus, [pthread](hwloc_topology_t t, hwloc_bitmap_t set) {
+    return hwloc_set_thread_cpubind(t, pthread_t(pthread), set, HWLOC_CPUBIND_THREAD);
+  });
 }
 
 int current_cpu() { return sched_getcpu(); }
