@@ -66,7 +66,7 @@ bool Barrier::wait(Thread* th, bool cancellable) {
     forget_dependences(th);
     return cancelled();
   }
-  help_until(th, [&] { return generation_.load(memory_order_acquire) != g || cancelled(); });
+  help_until(th, [&] { return generation_.load(memory_order_acquire) != g || cancelled(); }, "a barrier");
   if (generation_.load(memory_order_acquire) != g) forget_dependences(th);
   return cancelled();
 }

@@ -30,9 +30,12 @@ inline bool tasks_visible(Team* team) {
 //
 // While it finds no task it counts itself in team->hungry, so that task
 // creation queues new tasks for it instead of running them at once.
+// `what` names the wait in the watchdog's report.
 template <class Done>
-void help_until(Thread* th, Done done) {
+void help_until(Thread* th, Done done, const char* what = "a task scheduling point") {
   Team* team = th->team;
+  // relaxed: a hint for the report, read by the monitor thread.
+  th->waiting_for.store(what, memory_order_relaxed);
   bool hungry = false;
   // relaxed: a hint; a stale value only delays or hastens one task's queueing.
   auto fed = [&] {
@@ -54,6 +57,7 @@ void help_until(Thread* th, Done done) {
     team->ww.wait(wake);
   }
   fed();
+  th->waiting_for.store(nullptr, memory_order_relaxed);
 }
 
 }  // namespace bobbin::rt

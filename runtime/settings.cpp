@@ -439,6 +439,31 @@ const Row kRows[] = {
      },
      [](const Settings& st) { return std::string(st.nested_mode == 1 ? "1" : "0"); },
      "the HClib-based OpenMP runtime's spelling: 1 gang-schedules nested regions, 0 steals", true},
+    {"BOBBIN_WATCHDOG", "30",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v.c_str(), 0, 86400, &n)) return false;
+       st.watchdog_s = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.watchdog_s); },
+     "seconds with no scheduling point anywhere while OpenMP threads wait before one report of every worker (0: never)",
+     true},
+    {"BOBBIN_STUCK_US", "2000",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v.c_str(), 100, 10'000'000, &n)) return false;
+       st.stuck_us = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.stuck_us); },
+     "microseconds a fiber may hold its worker while others wait for it before the monitor rescues them", true},
+    {"BOBBIN_PREEMPT", "true",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.preempt); },
+     [](const Settings& st) { return std::string(st.preempt ? "true" : "false"); },
+     "whether the progress monitor may preempt a fiber that holds its worker while others wait (false: only moves "
+     "fibers that have not started)",
+     true},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
      "an hwloc synthetic topology to model (read by the scheduler)", true},

@@ -50,6 +50,9 @@ struct Settings {
   std::string tool_verbose_init;     // OMP_TOOL_VERBOSE_INIT (tool-verbose-init-var)
   int target_offload = 0;            // OMP_TARGET_OFFLOAD: 0 default, 1 mandatory, 2 disabled
   bool debug = false;                // OMP_DEBUG (debug-var)
+  int watchdog_s = 30;               // BOBBIN_WATCHDOG: seconds without progress before the report; 0 off
+  int stuck_us = 2000;               // BOBBIN_STUCK_US: a worker held this long with fibers queued is rescued
+  bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
 };
 
 // Parses the environment (once). Bad values warn and keep the default.

@@ -518,7 +518,7 @@ void taskwait() {
   Thread* th = current_thread_fast();
   Task* cur = th->current_task;
   // acquire: pairs with the children's acq_rel completions, so their writes are seen.
-  help_until(th, [&] { return incomplete_of(cur->count.load(memory_order_acquire)) == 0; });
+  help_until(th, [&] { return incomplete_of(cur->count.load(memory_order_acquire)) == 0; }, "taskwait");
   if (cur->domain) deps_clear_domain(cur);
 }
 
@@ -540,7 +540,7 @@ void taskgroup_end() {
   Task* cur = th->current_task;
   TaskGroup* g = cur->running_group;
   if (!g) fatal("taskgroup end without a taskgroup");
-  help_until(th, [&] { return g->pending.load(memory_order_acquire) == 0; });
+  help_until(th, [&] { return g->pending.load(memory_order_acquire) == 0; }, "the end of a taskgroup");
   taskgroup_finish_reductions(th, g);
   cur->running_group = g->outer;
   delete g;

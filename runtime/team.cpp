@@ -23,6 +23,7 @@
 #include "runtime/display.hpp"
 #include "runtime/help.hpp"
 #include "runtime/places.hpp"
+#include "runtime/progress.hpp"
 
 #include <pthread.h>
 
@@ -185,6 +186,7 @@ void initialize() {
   g_pin_initial = binding_requested();
   ult::set_fiber_describer(&describe_fiber);
   sched::install_worker_loop();
+  progress_init();
   tasking_init();
   ult::Worker::ensure_pool(1, &pin_worker);
   pthread_atfork(nullptr, nullptr, &after_fork_in_child);
@@ -285,9 +287,9 @@ void member_main(ult::Fiber* f) {
   invoke(team->body, m);
   end_part(team);
   bool all_ended_first = team->nthreads <= ult::Worker::pool_size();
-  help_until(m, [&] {
-    return (!all_ended_first || team->end_pending.load(memory_order_acquire) == 0) && team_quiescent(team);
-  });
+  help_until(
+      m, [&] { return (!all_ended_first || team->end_pending.load(memory_order_acquire) == 0) && team_quiescent(team); },
+      "the rest of its team at the end of the region");
   if (m->current_task->domain) deps_clear_domain(m->current_task);
   // acq_rel: releases this member's writes to the master (which acquires).
   team->join_pending.fetch_sub(1, memory_order_acq_rel);
@@ -506,7 +508,9 @@ Thread* member_descriptor(Team* team, int i) {
 void close_region(Thread* me, Team* team) {
   if (team->nthreads > 1) end_part(team);
   // acquire: pairs with the members' acq_rel decrements.
-  help_until(me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); });
+  help_until(
+      me, [&] { return team->join_pending.load(memory_order_acquire) == 0 && team_quiescent(team); },
+      "its team's threads at the end of the region (join)");
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   restore_context(me, team);
   release_threads(team->threads_reserved);
@@ -591,7 +595,18 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // A region opened inside another active region (or by a team of a
   // league) is nested: gang-scheduled unless steal mode is chosen.
   bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
-  bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0;
+  if (n > 1) start_progress_monitor();
+  // Not a gang when the pool already has more workers than processors (an
+  // outermost team wider than the machine): every worker then carries an
+  // outer thread in user code, and a gang's members, reserved on the others'
+  // workers, would wait for those threads' next scheduling point, and their
+  // masters for them (G4): 37 ms per inner region of nested 3 x 3 on 2 cores.
+  // Queued on the creator's worker instead, the members run there as fibers
+  // while their team meets in the runtime, and the monitor rescues them when
+  // one holds the worker (ult/monitor.cpp).
+  ult::Worker* creator_worker = ult::Worker::current();
+  bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0 &&
+              ult::Worker::pool_size() <= g_num_procs && creator_worker && creator_worker->in_pool();
   if (gang) {
     if (Team* team = open_gang(me, req, n)) {
       display_affinity_if_enabled();
@@ -613,6 +628,8 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
+  // A region that needed the monitor's rescue before: a kernel thread per member.
+  bool own_threads = n > 1 && !team->outermost && wants_own_threads(req.body);
   for (int i = 1; i < n; ++i) {
     Thread* m = member_descriptor(team, i);
     keep_or_set(team->members[std::size_t(i)], m);
@@ -628,6 +645,8 @@ Team* open_region(Thread* me, const ForkRequest& req) {
       ult::Worker::at(i)->submit(&m->fiber);
     } else if (place_worker) {
       place_worker->submit(&m->fiber);
+    } else if (ult::Worker* spare = own_threads ? ult::Worker::take_spare() : nullptr) {
+      spare->submit(&m->fiber);
     } else {
       sched::spread(&m->fiber, here);
     }

@@ -91,8 +91,16 @@ struct alignas(kCacheLine) Thread {
   int next_nested_mode = 0;  // bobbin_set_nested_mode(..., next_only): for the next region only
   std::vector<Binding> bindings_scratch;  // fork's place assignment, reused
   int ctx_depth = 0;         // contexts saved on this thread (enter_team/restore)
+  // What this thread waits for in the runtime, for the watchdog's report
+  // (progress.cpp); null while it runs. This thread writes, the monitor reads.
+  Atomic<const char*> waiting_for{nullptr};
   // Teams this thread created, reused region after region ("hot"), by context depth.
   std::vector<std::unique_ptr<Team>> hot;
+
+  Thread();   // registers the descriptor for the watchdog's report (progress.cpp)
+  ~Thread();
+  Thread(const Thread&) = delete;
+  Thread& operator=(const Thread&) = delete;
 };
 
 struct alignas(kCacheLine) Team {

@@ -79,7 +79,8 @@ void spread(ult::Fiber* f, ult::Worker* origin) {
   // while it runs: its fibers go to a pool worker's queue instead. A
   // pool-only fiber goes to a dedicated worker (worker 0 is the initial
   // thread, which may be in user code for as long as it likes).
-  ult::Worker* home = origin && origin->in_pool() ? origin : ult::Worker::at(0);
+  // A spare has an idle loop of its own, which runs them when its fiber waits.
+  ult::Worker* home = origin && (origin->in_pool() || origin->spare()) ? origin : ult::Worker::at(0);
   if (f->pool_only() && !home->dedicated()) {
     if (ult::Worker* d = least_loaded_dedicated()) home = d;
   }

@@ -37,6 +37,8 @@ inline void fence_seq_cst() { std::atomic_thread_fence(std::memory_order_seq_cst
 // on a wake, or spuriously; callers loop on their own condition.
 void futex_wait(Atomic<uint32_t>* word, uint32_t expected);
 void futex_wake(Atomic<uint32_t>* word, int count);
+// As futex_wait, returning after at most `ns` nanoseconds.
+void futex_wait_for(Atomic<uint32_t>* word, uint32_t expected, uint64_t ns);
 // Monotonic clock in nanoseconds.
 uint64_t now_ns();
 

@@ -6,6 +6,8 @@
 // it goes to the previous handler untouched.
 #include "ult/guard.hpp"
 
+#include <cstdio>
+
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +29,10 @@ static constexpr std::size_t kAltStackSize = 64u << 10;
 static thread_local void* t_altstack = nullptr;
 
 void set_fiber_describer(DescribeFiber fn) { g_describe = fn; }
+void describe_fiber(Fiber* f, char* buf, std::size_t len) {
+  if (g_describe) g_describe(f, buf, len);
+  else snprintf(buf, len, "a fiber");
+}
 
 // Async-signal-safe unsigned formatting.
 static char* put_u(char* p, char* end, unsigned long v) {

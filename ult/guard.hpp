@@ -18,5 +18,7 @@ void uninstall_guard_for_thread();
 // be async-signal-safe: format into buf, no allocation, no locks.
 using DescribeFiber = void (*)(Fiber* f, char* buf, std::size_t len);
 void set_fiber_describer(DescribeFiber fn);
+// Formats f with the describer (or "a fiber" if none is set).
+void describe_fiber(Fiber* f, char* buf, std::size_t len);
 
 }  // namespace bobbin::ult

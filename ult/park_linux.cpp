@@ -15,6 +15,11 @@ void futex_wait(Atomic<uint32_t>* word, uint32_t expected) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
 }
 
+void futex_wait_for(Atomic<uint32_t>* word, uint32_t expected, uint64_t ns) {
+  timespec ts{time_t(ns / 1000000000u), long(ns % 1000000000u)};
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT_PRIVATE, expected, &ts, nullptr, 0);
+}
+
 void futex_wake(Atomic<uint32_t>* word, int count) {
   syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAKE_PRIVATE, count, nullptr, nullptr, 0);
 }

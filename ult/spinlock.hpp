@@ -10,6 +10,12 @@
 
 namespace bobbin {
 
+// Spin locks the calling kernel thread holds (preempt_linux.cpp): a fiber
+// is never preempted while it holds one, since the fiber run next on the
+// same thread could spin for that lock forever. initial-exec: one
+// %fs-relative add per lock and unlock.
+extern thread_local int t_spinlocks_held __attribute__((tls_model("initial-exec")));
+
 class CAPABILITY("mutex") SpinLock {
  public:
   void lock() ACQUIRE() {
@@ -24,11 +30,17 @@ class CAPABILITY("mutex") SpinLock {
         else sched_yield();
       }
     }
+    ++t_spinlocks_held;
   }
   bool try_lock() TRY_ACQUIRE(true) {
-    return !held_.load(memory_order_relaxed) && !held_.exchange(true, memory_order_acquire);
+    bool got = !held_.load(memory_order_relaxed) && !held_.exchange(true, memory_order_acquire);
+    if (got) ++t_spinlocks_held;
+    return got;
   }
-  void unlock() RELEASE() { held_.store(false, memory_order_release); }
+  void unlock() RELEASE() {
+    held_.store(false, memory_order_release);
+    --t_spinlocks_held;
+  }
 
  private:
   Atomic<bool> held_{false};

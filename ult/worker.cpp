@@ -50,12 +50,14 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
 
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
+#include "ult/monitor.hpp"
 #include "ult/pin.hpp"
 
 namespace bobbin::ult {
@@ -66,6 +68,7 @@ Atomic<int> Worker::pool_size_{0};
 // 200 ms: libomp's default KMP_BLOCKTIME; the runtime sets the real value.
 Atomic<uint64_t> Worker::spin_ns_{200'000'000};
 Atomic<bool> Worker::oversubscribed_{false};
+Atomic<int> Worker::spare_count_{0};
 
 void Worker::relax() {
   if (oversubscribed_.load(memory_order_relaxed)) sched_yield();
@@ -75,7 +78,22 @@ void Worker::relax() {
 static WorkHooks g_hooks;
 static std::mutex g_pool_mutex;  // serialises pool growth and shutdown (rare)
 
+// Spares (take_spare).
+// Spares are never destroyed (a fiber may name one as its home until it
+// finishes, and the monitor scans them lock-free); an idle one sleeps in its
+// idle loop at no cost but its stack. kMaxSpares bounds the kernel threads
+// the rescue may add: beyond it, take_spare() answers null and the caller
+// queues as before.
+namespace {
+constexpr int kMaxSpares = 4096;
+Worker* g_spares[kMaxSpares];
+std::mutex g_spare_mutex;                        // guards g_idle_spares and spare creation
+std::vector<Worker*>& g_idle_spares = *new std::vector<Worker*>;  // never destroyed, as g_spares
+}  // namespace
+
 void install_work_hooks(WorkHooks hooks) { g_hooks = hooks; }
+const WorkHooks& work_hooks() { return g_hooks; }
+void install_rescued_hook(void (*fn)(Fiber* f)) { g_hooks.rescued = fn; }
 
 static bool key_less(uint64_t a, uint64_t b) { return a < b; }
 
@@ -140,10 +158,13 @@ void Worker::notify() {
 // ---- switching ----------------------------------------------------------------
 
 void Worker::run(Fiber* f) {
+  bump_progress();
   if (!f->started()) {
     f->home_ = this;
     f->stack_ = stacks_.take();
+    unfinished_.store(unfinished_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
+  running_hint_.store(f, memory_order_relaxed);
   BOBBIN_ASSERT(f->home_ == this);
   // relaxed: only this worker's thread reads Running; unpark compares against Parked.
   f->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
@@ -155,10 +176,13 @@ void Worker::run(Fiber* f) {
 void Worker::switch_away(AfterSwitch after, void* arg) {
   Fiber* next = pop_ready();
   if (!next) next = &idle_;
+  bump_progress();
   if (!next->started() && next != &idle_) {
     next->home_ = this;
     next->stack_ = stacks_.take();
+    unfinished_.store(unfinished_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
+  running_hint_.store(next, memory_order_relaxed);
   next->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
   Fiber* from = running_;
   running_ = next;
@@ -171,6 +195,22 @@ void Worker::yield() {
   if (w->ready_len_.load(memory_order_relaxed) == 0) return;
   BOBBIN_ASSERT(w->running_ != &w->idle_);
   w->switch_away(&after_yield, nullptr);
+}
+
+int Worker::waiting_fibers() const {
+  Fiber* r = running_hint_.load(memory_order_relaxed);
+  int started_running = r && !r->native() ? 1 : 0;
+  int n = unfinished_.load(memory_order_relaxed) - started_running;
+  if (root_.native_ && root_.state_.load(memory_order_relaxed) == uint32_t(FiberState::Parked)) ++n;
+  std::size_t queued = ready_len_.load(memory_order_relaxed);
+  return std::max(0, n) + int(queued);
+}
+
+void Worker::preempt_running() {
+  Fiber* f = running_;
+  if (f == &idle_ || !has_runnable_queued()) return;
+  if (g_hooks.rescued) g_hooks.rescued(f);
+  switch_away(&after_yield, nullptr);
 }
 
 void Worker::after_yield(Fiber* from, void*) {
@@ -225,6 +265,9 @@ void Worker::after_finish(Fiber* from, void*) {
   // release: pairs with the acquire in Fiber::reusable(); the stack is no
   // longer in use once the owner can see Idle.
   from->state_.store(uint32_t(FiberState::Idle), memory_order_release);
+  int left = w->unfinished_.load(memory_order_relaxed) - 1;
+  w->unfinished_.store(left, memory_order_relaxed);
+  if (w->spare_ && left == 0 && w->ready_len_.load(memory_order_relaxed) == 0) w->became_idle_spare();
 }
 
 // ---- the idle context -----------------------------------------------------
@@ -244,7 +287,7 @@ void Worker::sleep_if_idle() {
     return fifo_len_.load(memory_order_relaxed) != 0 || stopping_.load(memory_order_relaxed);
   };
   auto has_work = [&] {
-    return own_work() || ordered_startable() || (g_hooks.has_work && g_hooks.has_work(*this));
+    return own_work() || ordered_startable() || (!spare_ && g_hooks.has_work && g_hooks.has_work(*this));
   };
   // A worker that has never had work sleeps at once: the spin budget is
   // for the gap between two regions, and spinning through the program's
@@ -286,7 +329,7 @@ void Worker::sleep_if_idle() {
 void Worker::idle_loop() {
   for (;;) {
     Fiber* f = pop_ready();
-    if (!f && g_hooks.find_work) f = g_hooks.find_work(*this);
+    if (!f && !spare_ && g_hooks.find_work) f = g_hooks.find_work(*this);
     if (f) {
       has_run_ = true;
       run(f);
@@ -302,6 +345,7 @@ void* Worker::thread_main(void* self) {
   t_current_ = w;
   install_guard_for_thread();
   if (w->pin_) w->pin_(w->id_);
+  if (w->spare_) pin_current_thread(allowed_cpus());  // not the creator's mask: anywhere the process may run
   w->idle_.native_ = true;
   w->idle_.home_ = w;
   w->running_ = &w->idle_;
@@ -320,6 +364,7 @@ void Worker::idle_entry(Fiber* f) { static_cast<Worker*>(f->user())->idle_loop()
 Worker* Worker::adopt_current(int id) {
   auto* w = new Worker(id);
   t_current_ = w;
+  w->thread_ = pthread_self();  // for the monitor's preemption signal
   install_guard_for_thread();
   w->root_.native_ = true;
   w->root_.home_ = w;
@@ -331,8 +376,11 @@ Worker* Worker::adopt_current(int id) {
   return w;
 }
 
+// Ids of workers outside the pool (adopted program threads and spares).
+static Atomic<int> g_next_outside_id{Worker::kMaxWorkers};
+
 Worker* Worker::adopt_foreign_thread() {
-  static Atomic<int> next_id{kMaxWorkers};
+  Atomic<int>& next_id = g_next_outside_id;
   BOBBIN_ASSERT(t_current_ == nullptr);
   // The descriptor lives as long as the process: the thread may keep using
   // OpenMP until it exits, and nothing else refers to it.
@@ -359,8 +407,53 @@ void Worker::ensure_pool(int n, PinFn pin) {
     if (rc != 0) fatal("cannot start worker thread %d: %s", i, strerror(rc));
     pool_size_.store(i + 1, memory_order_release);  // pairs with the acquire in pool_size()
   }
+  update_oversubscribed();
+}
+
+void Worker::update_oversubscribed() {
   static const int cpus = int(allowed_cpus().size());
-  oversubscribed_.store(pool_size_.load(memory_order_relaxed) > cpus, memory_order_relaxed);
+  int threads = pool_size_.load(memory_order_relaxed);
+  int spares = spare_count_.load(memory_order_acquire);
+  for (int i = 0; i < spares && threads <= cpus; ++i)
+    if (g_spares[i]->unfinished() > 0) ++threads;
+  bool over = threads > cpus;
+  if (oversubscribed_.load(memory_order_relaxed) != over) oversubscribed_.store(over, memory_order_relaxed);
+}
+
+// ---- spares ----------------------------------------------------------------
+
+Worker* Worker::spare_at(int i) { return g_spares[i]; }
+
+Worker* Worker::take_spare() {
+  std::lock_guard<std::mutex> g(g_spare_mutex);
+  if (!g_idle_spares.empty()) {
+    Worker* w = g_idle_spares.back();
+    g_idle_spares.pop_back();
+    return w;
+  }
+  int n = spare_count_.load(memory_order_relaxed);
+  if (n >= kMaxSpares) return nullptr;
+  auto* w = new Worker(g_next_outside_id.fetch_add(1, memory_order_relaxed));
+  w->own_thread_ = true;
+  w->spare_ = true;
+  w->has_run_ = true;  // it exists to run what it is given: spin before sleeping like any worker
+  // The default attributes: glibc carves the program's static TLS from the
+  // thread's stack mapping, so a small stack would fail with large TLS.
+  int rc = pthread_create(&w->thread_, nullptr, &thread_main, w);
+  if (rc != 0) {
+    warn("cannot start a spare kernel thread: %s", strerror(rc));
+    delete w;
+    return nullptr;
+  }
+  g_spares[n] = w;
+  spare_count_.store(n + 1, memory_order_release);  // pairs with the monitor's acquire
+  update_oversubscribed();
+  return w;
+}
+
+void Worker::became_idle_spare() {
+  std::lock_guard<std::mutex> g(g_spare_mutex);
+  g_idle_spares.push_back(this);
 }
 
 bool Worker::forget_pool_after_fork() {
@@ -372,6 +465,7 @@ bool Worker::forget_pool_after_fork() {
   int n = pool_size_.load(memory_order_relaxed);
   for (int i = 1; i < n; ++i) pool_[i] = nullptr;
   oversubscribed_.store(false, memory_order_relaxed);
+  forget_monitor_after_fork();
   pool_size_.store(1, memory_order_release);
   return true;
 }
@@ -381,6 +475,7 @@ void Worker::shutdown_pool() {
   int n = pool_size_.load(memory_order_relaxed);
   if (n == 0) return;
   BOBBIN_ASSERT(t_current_ == pool_[0] && t_current_->running_ == &t_current_->root_);
+  stop_monitor();  // it reads the workers deleted below
   // Stop every worker before deleting any: a running idle loop still scans
   // the other workers (stealing, has_work) until it sees its own stop.
   for (int i = 1; i < n; ++i) {

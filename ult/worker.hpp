@@ -65,7 +65,17 @@ struct WorkHooks {
   void (*keyed_taken)(Worker& w, Fiber* f) = nullptr;
   // A fiber with an order key finishes on w (on w's thread).
   void (*keyed_finished)(Worker& w, Fiber* f) = nullptr;
+  // The progress monitor (monitor.cpp) took a not-started fiber away from a
+  // stuck worker, or preempted a fiber that held one: f ran, or was about to
+  // run, beside fibers that waited for its kernel thread. Called on the
+  // monitor thread for a taken fiber, and inside the preemption signal
+  // handler (on f's own thread) for a preempted one: async-signal-safe and
+  // lock-free.
+  void (*rescued)(Fiber* f) = nullptr;
 };
+const WorkHooks& work_hooks();
+// Sets WorkHooks::rescued alone (the runtime's, installed after the scheduler's hooks).
+void install_rescued_hook(void (*fn)(Fiber* f));
 void install_work_hooks(WorkHooks hooks);
 
 class alignas(kCacheLine) Worker {
@@ -131,7 +141,7 @@ class alignas(kCacheLine) Worker {
   // A pool worker whose kernel thread the pool started (not an adopted
   // program thread such as worker 0's): it only ever runs fibers.
   bool dedicated() const { return own_thread_; }
-  // The kernel thread of a dedicated worker (as an integer: pthread_t).
+  // The kernel thread of a pool worker or a spare (as an integer: pthread_t).
   unsigned long native_thread() const { return static_cast<unsigned long>(thread_); }
   static constexpr int kMaxWorkers = 4096;
 
@@ -143,7 +153,47 @@ class alignas(kCacheLine) Worker {
   // workers hand their processor to the ones that would end the wait.
   static void relax();
   static bool oversubscribed() { return oversubscribed_.load(memory_order_relaxed); }
+  // Recomputes oversubscribed(): pool workers plus busy spares against the
+  // processors the process may use (pool growth, spares, the monitor's tick).
+  static void update_oversubscribed();
   static uint64_t spin_ns() { return spin_ns_.load(memory_order_relaxed); }
+
+  // ---- progress (monitor.cpp) ---------------------------------------------
+  // Scheduling points passed on this worker (fiber starts and switches):
+  // written by the worker's own thread, read by the progress monitor.
+  uint64_t progress() const { return switches_.load(memory_order_relaxed); }
+  // Whether a fiber queued here could run if the running one gave the
+  // worker up: the FIFO, or a startable head of the ordered queue.
+  bool has_runnable_queued() { return fifo_len_.load(memory_order_relaxed) != 0 || ordered_startable(); }
+  // The monitor asks this worker's thread to preempt its running fiber
+  // (preempt_linux.cpp sends the signal); the handler takes the request.
+  void request_preempt() { preempt_req_.store(1, memory_order_release); }
+  bool take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire) == 1; }
+  // Inside the preemption signal handler, on this worker's thread, at a
+  // point preempt_linux.cpp found safe: the running fiber goes to the back
+  // of the FIFO and the next ready fiber runs. The handler returns (and the
+  // interrupted code resumes) when the fiber is switched back to.
+  void preempt_running();
+  // A spare: a worker with a kernel thread of its own, outside the pool,
+  // that runs only the fibers handed to it (no stealing, no gang
+  // reservations), one OpenMP thread at a time. The monitor moves fibers
+  // that have not started off a stuck worker to spares, and the runtime
+  // gives the members of a region that needed that rescue before a spare
+  // each. take_spare() returns an idle one (its queue empty, no fiber of
+  // its own unfinished), starting a new kernel thread if none is idle.
+  static Worker* take_spare();
+  bool spare() const { return spare_; }
+  static int spares_started() { return spare_count_.load(memory_order_relaxed); }
+  static Worker* spare_at(int i);
+  // Fibers started here and not finished (parked, ready or running). Own
+  // thread writes; others read it as a hint.
+  int unfinished() const { return unfinished_.load(memory_order_relaxed); }
+  // Fibers of this worker that wait: started and not running (parked or
+  // queued), the adopted thread's own context if parked, and queued fibers
+  // not started. A hint for the watchdog (another thread's reads).
+  int waiting_fibers() const;
+  // What the running fiber is (a hint for reports; another thread's read).
+  Fiber* running_hint() const { return running_hint_.load(memory_order_relaxed); }
 
   // Entry of every fiber's first activation (called from fiber.cpp).
   [[noreturn]] static void fiber_main(Fiber* f);
@@ -165,6 +215,11 @@ class alignas(kCacheLine) Worker {
   static void after_finish(Fiber* from, void* arg);
   void enqueue(Fiber* f);
   static Worker* adopt_current(int id);
+  void bump_progress() {
+    // Single writer (this worker's thread): a plain increment, published relaxed.
+    switches_.store(switches_.load(memory_order_relaxed) + 1, memory_order_relaxed);
+  }
+  void became_idle_spare();
 
   // initial-exec here too, so that every user of current() reads it with one
   // %fs-relative load instead of calling __tls_get_addr (as at the definition).
@@ -173,6 +228,7 @@ class alignas(kCacheLine) Worker {
   static Atomic<int> pool_size_;
   static Atomic<uint64_t> spin_ns_;
   static Atomic<bool> oversubscribed_;
+  static Atomic<int> spare_count_;
 
   const int id_;
   pthread_t thread_{};
@@ -194,6 +250,14 @@ class alignas(kCacheLine) Worker {
   alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
   Atomic<bool> stopping_{false};
   bool has_run_ = false;  // has run a fiber other than its idle one (read and written by its own thread)
+  bool spare_ = false;    // set before the thread starts; see take_spare()
+
+  // Progress (monitor.cpp). switches_, unfinished_ and running_hint_: written
+  // by this worker's thread only, read by the monitor as hints.
+  alignas(kCacheLine) Atomic<uint64_t> switches_{0};
+  Atomic<int> unfinished_{0};
+  Atomic<Fiber*> running_hint_{nullptr};
+  Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
 };
 
 template <class Pred>

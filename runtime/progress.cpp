@@ -1,0 +1,136 @@
+// Progress when OpenMP threads outnumber the workers: the runtime's side of
+// the progress monitor (ult/monitor.cpp has the design).
+//
+// Memory per call site. When the monitor had to rescue a fiber (move it to
+// a spare kernel thread, or preempt it), the region it belongs to is
+// remembered by its outlined body (the microtask or GOMP function): the next
+// time that region forks, outside a gang, each member gets a spare kernel
+// thread of its own from the start (open_region asks wants_own_threads). So a
+// loop of 1000 regions whose members meet at a user spin barrier pays the
+// detection once, and a region whose threads only meet in the runtime keeps
+// running as fibers. The table is lock-free (the preemption hook runs inside
+// a signal handler): open addressing over atomics, never shrunk. A region
+// that misses the table when it is full runs as fibers and is rescued again.
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "runtime/settings.hpp"
+#include "runtime/team.hpp"
+#include "scheduler/gang.hpp"
+#include "ult/monitor.hpp"
+#include "ult/worker.hpp"
+
+namespace bobbin::rt {
+
+void print_scheduler_state();  // team.cpp
+
+namespace {
+
+constexpr std::size_t kSites = 1024;  // a guess: distinct rescued regions per program
+Atomic<uintptr_t> g_sites[kSites];
+
+std::size_t slot_of(uintptr_t key) { return std::size_t((key * 0x9E3779B97F4A7C15ull) >> 54) % kSites; }
+
+// Async-signal-safe: atomics only.
+void remember_site(uintptr_t key) {
+  if (!key) return;
+  std::size_t s = slot_of(key);
+  for (std::size_t i = 0; i < 32; ++i) {
+    Atomic<uintptr_t>& slot = g_sites[(s + i) % kSites];
+    uintptr_t v = slot.load(memory_order_relaxed);
+    if (v == key) return;
+    // relaxed: the table is a hint; a fork that misses a fresh entry runs as fibers once more.
+    if (v == 0 && slot.compare_exchange_strong(v, key, memory_order_relaxed)) return;
+    if (v == key) return;
+  }
+}
+
+bool site_remembered(uintptr_t key) {
+  std::size_t s = slot_of(key);
+  for (std::size_t i = 0; i < 32; ++i) {
+    uintptr_t v = g_sites[(s + i) % kSites].load(memory_order_relaxed);
+    if (v == key) return true;
+    if (v == 0) return false;
+  }
+  return false;
+}
+
+// The monitor's `rescued` hook: on the monitor thread for a fiber taken
+// before it started (its descriptor is set up and nobody runs it), or in
+// the preemption signal handler on the preempted fiber's own thread.
+void on_rescued(ult::Fiber* f) {
+  auto* t = static_cast<Thread*>(f->user());
+  if (!t) return;
+  const Team* team = t->team;
+  // Outermost teams have a kernel thread per member already; gangs are
+  // placed by gang.cpp.
+  if (!team || team->outermost || team->gang_key || team->nthreads < 2) return;
+  remember_site(reinterpret_cast<uintptr_t>(team->body.fn));
+}
+
+// Every descriptor, for the report: a fixed array (the report is a hint;
+// a descriptor beyond it is left out).
+constexpr int kRegistry = 1 << 16;
+Atomic<Thread*> g_registry[kRegistry];
+Atomic<int> g_registry_len{0};
+
+void report_waits() {
+  print_scheduler_state();
+  int n = std::min(g_registry_len.load(memory_order_acquire), kRegistry);
+  int shown = 0;
+  for (int i = 0; i < n && shown < 64; ++i) {
+    Thread* t = g_registry[i].load(memory_order_acquire);
+    if (!t) continue;
+    const char* what = t->waiting_for.load(memory_order_relaxed);
+    if (!what) continue;
+    const Team* team = t->team;
+    ult::Worker* home = t->fiber.home();
+    fprintf(stderr, "bobbin:   OpenMP thread %d of %d (level %d, global id %d%s) waits for %s%s%s\n", t->tid,
+            team ? team->nthreads : 0, team ? team->level : 0, t->gtid, team && team->gang_key ? ", in a gang" : "",
+            what, home ? " on worker " : "", home ? std::to_string(home->id()).c_str() : "");
+    ++shown;
+  }
+  if (shown == 0) fprintf(stderr, "bobbin:   no OpenMP thread waits in the runtime (they wait in user code)\n");
+}
+
+}  // namespace
+
+Thread::Thread() {
+  int i = g_registry_len.fetch_add(1, memory_order_acq_rel);
+  if (i < kRegistry) g_registry[i].store(this, memory_order_release);  // pairs with report_waits' acquire
+}
+
+Thread::~Thread() {
+  int n = std::min(g_registry_len.load(memory_order_acquire), kRegistry);
+  for (int i = 0; i < n; ++i) {
+    Thread* expect = this;
+    if (g_registry[i].compare_exchange_strong(expect, nullptr, memory_order_acq_rel)) break;
+  }
+}
+
+void progress_init() {
+  ult::install_rescued_hook(&on_rescued);
+}
+
+static ult::MonitorSettings monitor_settings() {
+  const Settings& st = settings();
+  ult::MonitorSettings m;
+  m.stuck_ns = uint64_t(st.stuck_us) * 1000;
+  m.preempt = st.preempt;
+  m.watchdog_ns = uint64_t(st.watchdog_s) * 1'000'000'000ull;
+  m.report = &report_waits;
+  return m;
+}
+
+// At every fork of more than one thread: one relaxed load once it runs (and
+// again after a fork() child's first region, since forget cleared it).
+void start_progress_monitor() {
+  if (!ult::monitor_running()) ult::start_monitor(monitor_settings());
+}
+
+bool wants_own_threads(const RegionBody& body) {
+  return site_remembered(reinterpret_cast<uintptr_t>(body.fn));
+}
+
+}  // namespace bobbin::rt

@@ -1,0 +1,226 @@
+// The progress monitor.
+//
+// The problem. OpenMP threads are fibers on fewer kernel threads. A fiber
+// that waits outside the runtime (a user spin barrier, a flag, a blocking
+// read, pthread_barrier_wait, an MPI call) keeps its worker, and the fibers
+// queued behind it — maybe the very ones it waits for — never run. Gang
+// scheduling rules this out while a nested team fits the free workers
+// (scheduler/README.md); a team wider than them, or a program whose outer
+// threads wait for one another, needs something else. A kernel-thread
+// runtime survives by time-slicing; Bobbin must too, without giving up
+// fibers where they win (regions whose threads meet in the runtime, where a
+// switch is tens of nanoseconds instead of a futex round trip).
+//
+// Rejected designs. (1) A kernel thread per OpenMP thread of any team wider
+// than the free workers, from the start: safe, but it gives up the fiber
+// switch exactly in the oversubscribed nested regions Bobbin exists for
+// (nested 2 x 8 with an omp barrier: 3 us per region as fibers, 58 us with
+// libomp's kernel threads). (2) Moving a started fiber to another kernel
+// thread: its stack may hold addresses in its first thread's TLS (errno,
+// __thread threadprivate), so it would see two copies of its own
+// thread-local data. (3) Detecting user spin-waits: a spinning loop and a
+// computing one look the same from outside.
+//
+// The chosen design (Go's sysmon, adapted). Every fiber start and switch
+// bumps its worker's progress counter. This thread samples the counters:
+// a worker whose counter has not moved for `stuck_ns` while runnable fibers
+// are queued behind its running fiber is stuck (held by a fiber that either
+// waits outside the runtime or computes for a long time; the two are treated
+// alike, see below). Then:
+//   1. Not-started movable fibers queued there go each to a spare worker (a
+//      kernel thread of its own, ult/worker.hpp), where they will start and
+//      stay: a fiber that has not started has no TLS to lose.
+//   2. If runnable fibers remain (started ones, which only this worker's
+//      thread may run, or fibers bound to it), the running fiber is
+//      preempted (preempt_linux.cpp): it goes to the back of the queue and
+//      the next one runs, as the OS would time-slice kernel threads.
+//   3. Both report the fiber through the `rescued` hook, so the runtime
+//      can give the members of that region kernel threads of their own the
+//      next time (memory per call site, runtime/progress.cpp): a loop of
+//      1000 such regions pays the detection once.
+// Treating long computations like waits costs little: a fiber that runs for
+// milliseconds between scheduling points gains nothing from fibers, and on
+// its own kernel thread it is time-sliced exactly as under libomp.
+//
+// Invariant (progress): a runnable fiber queued on a worker whose running
+// fiber never reaches a scheduling point is, within stuck_ns plus one
+// sampling period, either started on a kernel thread of its own or run by
+// preemption, unless its worker's running fiber never reaches a safe point
+// (preempt_linux.cpp) — then the watchdog says so.
+//
+// Sampling. While some worker has runnable fibers queued, the period is
+// stuck_ns / 2; otherwise it doubles up to 100 ms (a guess: detection then
+// starts within a tenth of a second of a program's first stuck moment,
+// while an idle program sees 10 wake-ups a second). It sleeps on a futex
+// with a timeout: never spins.
+//
+// The watchdog. No scheduling point on any worker for watchdog_ns while
+// fibers wait (parked or queued): print once which fiber each worker runs,
+// how long it has held it, and the runtime's account (teams, gangs, what
+// each waiting OpenMP thread waits for); print again only after progress.
+#include "ult/monitor.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include <algorithm>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "ult/guard.hpp"
+#include "ult/log.hpp"
+#include "ult/preempt.hpp"
+#include "ult/worker.hpp"
+
+namespace bobbin::ult {
+
+namespace {
+
+MonitorSettings g_set;
+// 0 stopped, 1 starting or running. start_monitor's CAS makes one caller start it.
+Atomic<int> g_state{0};
+Atomic<uint32_t> g_stop{0};  // futex word: 1 asks the thread to leave
+pthread_t g_thread;
+Atomic<uint64_t> g_moves{0};
+Atomic<uint64_t> g_preempts{0};
+
+struct Seen {
+  uint64_t progress = ~uint64_t(0);
+  uint64_t since = 0;
+};
+
+// Moves the not-started movable fibers queued on w to spares, one each.
+void move_to_spares(Worker& w) {
+  for (;;) {
+    // Keyed fibers are gang members: their worker is reserved (gang.cpp).
+    Fiber* f = w.steal_unstarted([](Fiber* c) { return c->order_key() == 0; });
+    if (!f) return;
+    Worker* spare = Worker::take_spare();
+    if (!spare) {
+      w.submit(f);
+      return;
+    }
+    if (work_hooks().rescued) work_hooks().rescued(f);
+    spare->submit(f);
+    g_moves.fetch_add(1, memory_order_relaxed);
+  }
+}
+
+void print_report(uint64_t now, const std::vector<Worker*>& workers, const std::vector<Seen>& seen) {
+  fprintf(stderr, "bobbin: watchdog: no OpenMP thread passed a scheduling point for %.1f s while others wait "
+                  "(BOBBIN_WATCHDOG); state of the workers:\n",
+          double(g_set.watchdog_ns) / 1e9);
+  for (std::size_t i = 0; i < workers.size(); ++i) {
+    Worker* w = workers[i];
+    Fiber* r = w->running_hint();
+    char who[160];
+    if (!r || (r->native() && w->dedicated())) snprintf(who, sizeof who, "nothing (idle)");
+    else describe_fiber(r, who, sizeof who);
+    fprintf(stderr, "bobbin:   %s %d: runs %s, for %.1f s without a scheduling point; %zu queued, %d waiting\n",
+            w->spare() ? "spare" : "worker", w->id(), who, double(now - seen[i].since) / 1e9, w->ready_count(),
+            w->waiting_fibers());
+  }
+  if (g_set.report) g_set.report();
+  fflush(stderr);
+}
+
+void* monitor_main(void*) {
+  std::vector<Worker*> workers;
+  std::vector<Seen> seen;  // by position in `workers`: pool workers, then spares (both only grow)
+  uint64_t idle_period = g_set.stuck_ns / 2;
+  uint64_t period = idle_period;
+  uint64_t last_sum = 0, last_change = now_ns();
+  bool reported = false;
+  while (g_stop.load(memory_order_acquire) == 0) {  // pairs with stop_monitor's release
+    futex_wait_for(&g_stop, 0, period);
+    if (g_stop.load(memory_order_acquire) != 0) break;
+    uint64_t now = now_ns();
+    int pool = Worker::pool_size();
+    int spares = Worker::spares_started();
+    workers.clear();
+    for (int i = 0; i < pool; ++i)
+      if (Worker* w = Worker::at(i)) workers.push_back(w);
+    for (int i = 0; i < spares; ++i) workers.push_back(Worker::spare_at(i));
+    if (seen.size() < workers.size()) seen.resize(workers.size());
+    bool queued_anywhere = false;
+    int waiting = 0;
+    uint64_t sum = 0;
+    for (std::size_t i = 0; i < workers.size(); ++i) {
+      Worker& w = *workers[i];
+      Seen& s = seen[i];
+      uint64_t p = w.progress();
+      sum += p;
+      waiting += w.waiting_fibers();
+      bool queued = w.has_runnable_queued();
+      queued_anywhere |= queued;
+      if (p != s.progress) {
+        s.progress = p;
+        s.since = now;
+        continue;
+      }
+      if (!queued || now - s.since < g_set.stuck_ns) continue;
+      // Stuck: steps 1 and 2 of the design.
+      move_to_spares(w);
+      if (g_set.preempt && w.has_runnable_queued()) {
+        refresh_user_code_ranges();
+        if (send_preemption(w)) g_preempts.fetch_add(1, memory_order_relaxed);
+      }
+    }
+    if (spares) Worker::update_oversubscribed();
+    if (sum != last_sum) {
+      last_sum = sum;
+      last_change = now;
+      reported = false;
+    } else if (g_set.watchdog_ns && !reported && waiting > 0 && now - last_change >= g_set.watchdog_ns) {
+      print_report(now, workers, seen);
+      reported = true;
+    }
+    uint64_t cap = 100'000'000;  // 100 ms
+    if (g_set.watchdog_ns && g_set.watchdog_ns / 4 < cap) cap = std::max<uint64_t>(g_set.watchdog_ns / 4, idle_period);
+    period = queued_anywhere ? idle_period : std::min(period * 2, cap);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void start_monitor(const MonitorSettings& s) {
+  int expect = 0;
+  if (g_state.load(memory_order_relaxed) != 0 || !g_state.compare_exchange_strong(expect, 1, memory_order_acq_rel)) return;
+  g_set = s;
+  if (g_set.stuck_ns < 100'000) g_set.stuck_ns = 100'000;
+  if (g_set.preempt && preemption_available()) install_preemption();
+  else g_set.preempt = false;
+  g_stop.store(0, memory_order_relaxed);
+  sigset_t all, old;
+  sigfillset(&all);
+  // The monitor takes no signal of the program's (it inherits this mask).
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = pthread_create(&g_thread, nullptr, &monitor_main, nullptr);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (rc != 0) {
+    warn("cannot start the progress monitor: %s", strerror(rc));
+    g_state.store(0, memory_order_relaxed);
+  }
+}
+
+void stop_monitor() {
+  if (g_state.load(memory_order_acquire) != 1) return;
+  g_stop.store(1, memory_order_release);  // pairs with monitor_main's acquire
+  futex_wake(&g_stop, 1);
+  pthread_join(g_thread, nullptr);
+  g_state.store(0, memory_order_release);
+}
+
+void forget_monitor_after_fork() {
+  g_state.store(0, memory_order_relaxed);
+  g_stop.store(0, memory_order_relaxed);
+}
+
+bool monitor_running() { return g_state.load(memory_order_relaxed) != 0; }
+uint64_t monitor_moves() { return g_moves.load(memory_order_relaxed); }
+uint64_t monitor_preemptions() { return g_preempts.load(memory_order_relaxed); }
+
+}  // namespace bobbin::ult

@@ -1,0 +1,20 @@
+// Preemption of a fiber that keeps its worker while others wait for it
+// (preempt_linux.cpp has the mechanism and what makes a point safe).
+#pragma once
+
+namespace bobbin::ult {
+
+class Worker;
+
+// False in builds where the signal cannot be handled at the interrupted
+// point (ThreadSanitizer).
+bool preemption_available();
+// Installs the SIGURG handler (chaining to the program's own) and the table
+// of user-code ranges. Idempotent.
+void install_preemption();
+// Rebuilds the table of user-code ranges if objects were loaded since.
+void refresh_user_code_ranges();
+// Asks w's thread to preempt its running fiber; false if it cannot be asked.
+bool send_preemption(Worker& w);
+
+}  // namespace bobbin::ult
