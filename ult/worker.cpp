@@ -208,7 +208,8 @@ int Worker::waiting_fibers() const {
 
 void Worker::preempt_running() {
   Fiber* f = running_;
-  if (f == &idle_ || !has_runnable_queued()) return;
+  // Null: the thread is still starting (the signal can come before its idle loop).
+  if (!f || f == &idle_ || !has_runnable_queued()) return;
   if (g_hooks.rescued) g_hooks.rescued(f);
   switch_away(&after_yield, nullptr);
 }
