@@ -27,6 +27,9 @@ void assign_places(const Binding& master, int bind, int n, std::vector<Binding>&
 void follow_place(int place);
 // At an outermost fork, binding off: moves a worker pinned where the initial
 // thread runs now to a free place (places.cpp says why). Initial thread only.
+// Unpins every worker once the pool has more workers than places (unbound
+// runs only; places.cpp says why).
+void unpin_oversubscribed_pool(int nworkers);
 void keep_initial_thread_apart(int nworkers);
 // A pool worker's own pin as it starts, binding off: its place in that table.
 void pin_unbound_worker(int id);

@@ -44,6 +44,7 @@
 #include "scheduler/worker_loop.hpp"
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
+#include "ult/monitor.hpp"
 #include "ult/pin.hpp"
 #include "ult/stack_pool.hpp"
 
@@ -623,13 +624,17 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // Checked first: ensure_pool takes a mutex and rewrites a flag that every
   // spinning worker polls.
   if (team->outermost && ult::Worker::pool_size() < n) ult::Worker::ensure_pool(n, &pin_worker);
-  if (team->outermost) keep_initial_thread_apart(ult::Worker::pool_size());
+  if (team->outermost) {
+    unpin_oversubscribed_pool(ult::Worker::pool_size());
+    keep_initial_thread_apart(ult::Worker::pool_size());
+  }
   // Another tree's members need a dedicated worker (outside_initial_tree).
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
   // A region that needed the monitor's rescue before: a kernel thread per member.
   bool own_threads = n > 1 && !team->outermost && wants_own_threads(req.body);
+  bool queued_movable = false;
   for (int i = 1; i < n; ++i) {
     Thread* m = member_descriptor(team, i);
     keep_or_set(team->members[std::size_t(i)], m);
@@ -649,8 +654,10 @@ Team* open_region(Thread* me, const ForkRequest& req) {
       spare->submit(&m->fiber);
     } else {
       sched::spread(&m->fiber, here);
+      queued_movable = true;
     }
   }
+  if (queued_movable) ult::monitor_kick();
 
   start_thread_in(me, team, 0, icv, n > 1 && bind != 0 ? bindings[0] : me->binding);
   if (n > 1) display_affinity_if_enabled();

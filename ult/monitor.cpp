@@ -49,10 +49,12 @@
 // (preempt_linux.cpp) — then the watchdog says so.
 //
 // Sampling. While some worker has runnable fibers queued, the period is
-// stuck_ns / 2; otherwise it doubles up to 100 ms (a guess: detection then
-// starts within a tenth of a second of a program's first stuck moment,
-// while an idle program sees 10 wake-ups a second). It sleeps on a futex
-// with a timeout: never spins.
+// stuck_ns / 2; otherwise it doubles up to 100 ms (a guess: an idle program
+// sees 10 wake-ups a second). It sleeps on a futex with a timeout: never
+// spins. A fork whose members queue behind their creator (steal mode, the
+// case that can get stuck) kicks it out of a long sleep (monitor_kick, one
+// relaxed load when it is not in one): without the kick the first stuck
+// region of a program waited out the backoff, 0.2 s in syncshapes.
 //
 // The watchdog. No scheduling point on any worker for watchdog_ns while
 // fibers wait (parked or queued): print once which fiber each worker runs,
@@ -81,7 +83,13 @@ namespace {
 MonitorSettings g_set;
 // 0 stopped, 1 starting or running. start_monitor's CAS makes one caller start it.
 Atomic<int> g_state{0};
-Atomic<uint32_t> g_stop{0};  // futex word: 1 asks the thread to leave
+Atomic<uint32_t> g_stop{0};  // 1 asks the thread to leave
+// The futex word the monitor sleeps on: bumped by stop_monitor and by
+// monitor_kick, so either ends a sleep at once.
+Atomic<uint32_t> g_wake{0};
+// 1 while the monitor sleeps longer than its short period (backing off):
+// monitor_kick wakes it only then, so a fork pays one relaxed load.
+Atomic<uint32_t> g_long_sleep{0};
 pthread_t g_thread;
 Atomic<uint64_t> g_moves{0};
 Atomic<uint64_t> g_preempts{0};
@@ -134,7 +142,11 @@ void* monitor_main(void*) {
   uint64_t last_sum = 0, last_change = now_ns();
   bool reported = false;
   while (g_stop.load(memory_order_acquire) == 0) {  // pairs with stop_monitor's release
-    futex_wait_for(&g_stop, 0, period);
+    uint32_t word = g_wake.load(memory_order_relaxed);
+    g_long_sleep.store(period > idle_period ? 1 : 0, memory_order_relaxed);
+    if (g_stop.load(memory_order_acquire) != 0) break;
+    futex_wait_for(&g_wake, word, period);
+    g_long_sleep.store(0, memory_order_relaxed);
     if (g_stop.load(memory_order_acquire) != 0) break;
     uint64_t now = now_ns();
     int pool = Worker::pool_size();
@@ -209,7 +221,8 @@ void start_monitor(const MonitorSettings& s) {
 void stop_monitor() {
   if (g_state.load(memory_order_acquire) != 1) return;
   g_stop.store(1, memory_order_release);  // pairs with monitor_main's acquire
-  futex_wake(&g_stop, 1);
+  g_wake.fetch_add(1, memory_order_release);
+  futex_wake(&g_wake, 1);
   pthread_join(g_thread, nullptr);
   g_state.store(0, memory_order_release);
 }
@@ -217,6 +230,14 @@ void stop_monitor() {
 void forget_monitor_after_fork() {
   g_state.store(0, memory_order_relaxed);
   g_stop.store(0, memory_order_relaxed);
+}
+
+void monitor_kick() {
+  // relaxed: a missed kick only costs the rest of the current sleep.
+  if (g_long_sleep.load(memory_order_relaxed) == 1 && g_long_sleep.exchange(0, memory_order_relaxed) == 1) {
+    g_wake.fetch_add(1, memory_order_relaxed);
+    futex_wake(&g_wake, 1);
+  }
 }
 
 bool monitor_running() { return g_state.load(memory_order_relaxed) != 0; }

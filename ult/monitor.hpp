@@ -21,6 +21,9 @@ struct MonitorSettings {
 
 // Starts the monitor thread (idempotent); the settings are read once.
 void start_monitor(const MonitorSettings& s);
+// Ends a backoff sleep of the monitor (fibers were queued that may need it
+// soon); one relaxed load when it is not backing off.
+void monitor_kick();
 // Whether it runs (one relaxed load).
 bool monitor_running();
 // Stops and joins it (before the pool is shut down). Idempotent.

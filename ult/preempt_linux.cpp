@@ -34,7 +34,9 @@
 //     Bobbin itself, not a BLAS or MPI library that keeps spin locks of its
 //     own) — a table of address ranges the monitor keeps, read here without
 //     locks;
-//   - or right after sched_yield's system call (a spin loop that yields);
+//   - or right after the program's sched_yield system call (a spin loop
+//     that yields; yield_linux.cpp's, or the C library's own for calls
+//     that do not come through Bobbin's), never the runtime's os_yield;
 //   - or a blocking system call about to restart: the kernel has rewound the
 //     program counter onto the `syscall` instruction with the call number in
 //     the return register. Only calls that wait for another party (read,
@@ -66,6 +68,7 @@
 #include "ult/log.hpp"
 #include "ult/preempt.hpp"
 #include "ult/worker.hpp"
+#include "ult/yield.hpp"
 
 namespace bobbin {
 thread_local int t_spinlocks_held __attribute__((tls_model("initial-exec"))) = 0;
@@ -169,7 +172,11 @@ bool at_restartable_wait(const ucontext_t* uc) {
 // it; the wrapper holds nothing.
 uintptr_t find_yield_return() {
 #if defined(__x86_64__)
-  auto p = reinterpret_cast<const unsigned char*>(&sched_yield);
+  // The C library's own (Bobbin exports a sched_yield of its own).
+  void* libc_yield = dlvsym(RTLD_NEXT, "sched_yield", "GLIBC_2.2.5");
+  if (!libc_yield) libc_yield = dlsym(RTLD_NEXT, "sched_yield");
+  if (!libc_yield) return 0;
+  auto p = static_cast<const unsigned char*>(libc_yield);
   for (int i = 0; i < 32; ++i)
     if (p[i] == 0x0f && p[i + 1] == 0x05) return reinterpret_cast<uintptr_t>(p + i + 2);
 #endif
@@ -202,7 +209,8 @@ void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
   }
   auto* uc = static_cast<const ucontext_t*>(ctx);
   uintptr_t pc = interrupted_pc(uc);
-  if (t_spinlocks_held == 0 && ((g_yield_return && pc == g_yield_return) || in_user_code(pc) || at_restartable_wait(uc)))
+  bool after_yield = (g_yield_return && pc == g_yield_return) || pc == user_yield_return();
+  if (t_spinlocks_held == 0 && (after_yield || in_user_code(pc) || at_restartable_wait(uc)))
     w->preempt_running();
   errno = saved_errno;
 }

@@ -7,6 +7,7 @@
 
 #include "ult/atomic.hpp"
 #include "ult/tsa.hpp"
+#include "ult/yield.hpp"
 
 namespace bobbin {
 
@@ -27,7 +28,7 @@ class CAPABILITY("mutex") SpinLock {
       // 1024 polls: a guess, far above a critical section's length here.
       for (unsigned i = 0; held_.load(memory_order_relaxed); ++i) {
         if (i < 1024) cpu_relax();
-        else sched_yield();
+        else os_yield();
       }
     }
     ++t_spinlocks_held;

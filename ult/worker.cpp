@@ -59,6 +59,7 @@
 #include "ult/log.hpp"
 #include "ult/monitor.hpp"
 #include "ult/pin.hpp"
+#include "ult/yield.hpp"
 
 namespace bobbin::ult {
 
@@ -71,7 +72,7 @@ Atomic<bool> Worker::oversubscribed_{false};
 Atomic<int> Worker::spare_count_{0};
 
 void Worker::relax() {
-  if (oversubscribed_.load(memory_order_relaxed)) sched_yield();
+  if (oversubscribed_.load(memory_order_relaxed)) os_yield();
   else cpu_relax();
 }
 
@@ -206,6 +207,13 @@ int Worker::waiting_fibers() const {
   return std::max(0, n) + int(queued);
 }
 
+bool Worker::yield_to_queued() {
+  Worker* w = t_current_;
+  if (!w || !w->running_ || w->running_ == &w->idle_ || !w->has_runnable_queued()) return false;
+  w->switch_away(&after_yield, nullptr);
+  return true;
+}
+
 void Worker::preempt_running() {
   Fiber* f = running_;
   // Null: the thread is still starting (the signal can come before its idle loop).
@@ -310,7 +318,7 @@ void Worker::sleep_if_idle() {
       // region's member to run) off for whole time slices: 4 to 8 ms per
       // region for the first regions of a program. A yield with nothing
       // else to run returns at once.
-      if ((i & 63) == 0) sched_yield();
+      if ((i & 63) == 0) os_yield();
       relax();
       // Reading the clock every 64 polls keeps its cost (~20 ns) under a few
       // percent of the loop; a guess, not measured.

@@ -90,6 +90,10 @@ class alignas(kCacheLine) Worker {
   // ---- called by the running fiber ---------------------------------------
   // Lets the other ready fibers of this worker run; returns at once if none.
   static void yield();
+  // The program's sched_yield on a fiber (yield_linux.cpp): if fibers are
+  // runnable on this worker, the calling fiber goes behind them and they run
+  // first; true if it switched. False off a fiber or with nothing queued.
+  static bool yield_to_queued();
   // Blocks the calling fiber until unpark(); may return spuriously, so callers
   // loop on their own condition. Must not be called by the idle context.
   static void park();

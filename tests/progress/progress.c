@@ -3,34 +3,19 @@
    runtime with a kernel thread per OpenMP thread.
 
    usage: progress SHAPE [OUTERS [INNERS [ROUNDS]]]
-     SHAPE:  spin     a sense-reversing barrier of atomics (pause loop), after
-                      an omp barrier (so members parked in the runtime are
-                      ready behind a spinning one)
-             yield    the same barrier, yielding the processor while it spins
-             flag     a pipeline: member i spins on a flag member i+1 sets
-                      (flush-based, as in the spec's examples), round by round
-             pipe     a ring of blocking pipe reads and writes
-             pthread  pthread_barrier_wait
-             sem      a ring of POSIX semaphores
+     SHAPE:  spin | yield | flag | pipe | pthread | sem (shapes.h), each
+             after an omp barrier (so members parked in the runtime are
+             ready behind one that waits in user code)
      OUTERS, INNERS: comma-separated team sizes (default 1,2,4,8 and 2,3,4,8,16)
    Each outer thread opens three inner regions of INNER threads (dyn-var
    false: the team must have exactly that many threads), each synchronising
    ROUNDS times (default 20). PROGRESS_TIMEOUT (s, default 100) bounds the
-   run: past it the program prints the shape it was in and exits 3. */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <omp.h>
-#include <pthread.h>
-#include <semaphore.h>
+   run: past it the program prints the shape it was in and exits 3.
+   The shapes are bots/syncshapes/shapes.h (the benchmark runs the same). */
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-enum { MAX_INNER = 64 };
-enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM };
-static const char *const kShapes[] = {"spin", "yield", "flag", "pipe", "pthread", "sem"};
+#include "shapes.h"
+
 static int g_shape;
 static int g_rounds = 20;
 static volatile int g_outer, g_inner;
@@ -52,101 +37,6 @@ static void on_alarm(int sig) {
     exit(1);                          \
   } while (0)
 
-static inline void cpu_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-typedef struct {
-  int count, sense;
-  int flags[MAX_INNER];
-  int pipes[MAX_INNER][2];
-  pthread_barrier_t pb;
-  sem_t sems[MAX_INNER];
-  long sum;
-} team_state;
-
-static void spin_barrier(team_state *s, int n, int *local, int yield) {
-  *local = !*local;
-  if (__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL) == n) {
-    __atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->sense, *local, __ATOMIC_RELEASE);
-  } else {
-    while (__atomic_load_n(&s->sense, __ATOMIC_ACQUIRE) != *local) {
-      if (yield)
-        sched_yield();
-      else
-        cpu_pause();
-    }
-  }
-}
-
-/* One round among the n members; round r starts at 1. */
-static void sync_round(team_state *s, int me, int n, int r, int *local) {
-  char c = 'x';
-  switch (g_shape) {
-    case SPIN:
-    case YIELD:
-      spin_barrier(s, n, local, g_shape == YIELD);
-      break;
-    case FLAG:
-      /* member n-1 starts the round; each other member waits for its right
-         neighbour's flag, then raises its own (read-then-write pipeline) */
-      if (me != n - 1) {
-        int v;
-        do {
-#pragma omp flush
-#pragma omp atomic read
-          v = s->flags[me + 1];
-        } while (v < r);
-      }
-#pragma omp atomic write
-      s->flags[me] = r;
-#pragma omp flush
-      break;
-    case PIPE:
-      if (me == 0) {
-        if (write(s->pipes[1 % n][1], &c, 1) != 1) FAIL("write: %s", strerror(errno));
-        if (read(s->pipes[0][0], &c, 1) != 1) FAIL("read: %s", strerror(errno));
-      } else {
-        if (read(s->pipes[me][0], &c, 1) != 1) FAIL("read: %s", strerror(errno));
-        if (write(s->pipes[(me + 1) % n][1], &c, 1) != 1) FAIL("write: %s", strerror(errno));
-      }
-      break;
-    case PTHREAD:
-      pthread_barrier_wait(&s->pb);
-      break;
-    case SEM:
-      if (me == 0) {
-        sem_post(&s->sems[1 % n]);
-        while (sem_wait(&s->sems[0]) != 0 && errno == EINTR) {}
-      } else {
-        while (sem_wait(&s->sems[me]) != 0 && errno == EINTR) {}
-        sem_post(&s->sems[(me + 1) % n]);
-      }
-      break;
-  }
-}
-
-static void state_init(team_state *s, int n) {
-  memset(s, 0, sizeof *s);
-  pthread_barrier_init(&s->pb, NULL, (unsigned)n);
-  for (int i = 0; i < n; i++) {
-    if (pipe(s->pipes[i]) != 0) FAIL("pipe: %s", strerror(errno));
-    sem_init(&s->sems[i], 0, 0);
-  }
-}
-
-static void state_destroy(team_state *s, int n) {
-  pthread_barrier_destroy(&s->pb);
-  for (int i = 0; i < n; i++) {
-    close(s->pipes[i][0]);
-    close(s->pipes[i][1]);
-    sem_destroy(&s->sems[i]);
-  }
-}
-
 /* One inner region; returns 0 when every member took part in every round. */
 static int inner_region(int inner) {
   team_state *s = malloc(sizeof *s);
@@ -164,7 +54,7 @@ static int inner_region(int inner) {
 #pragma omp barrier
     if (n == inner)
       for (int r = 1; r <= g_rounds; r++) {
-        sync_round(s, me, n, r, &local);
+        sync_round(g_shape, s, me, n, r, &local);
 #pragma omp atomic
         s->sum += r;
       }
@@ -192,9 +82,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s spin|yield|flag|pipe|pthread|sem [OUTERS [INNERS [ROUNDS]]]\n", argv[0]);
     return 2;
   }
-  g_shape = -1;
-  for (int i = 0; i < 6; i++)
-    if (strcmp(argv[1], kShapes[i]) == 0) g_shape = i;
+  g_shape = shape_by_name(argv[1]);
   if (g_shape < 0) FAIL("unknown shape %s", argv[1]);
   int outers[8] = {1, 2, 4, 8}, inners[8] = {2, 3, 4, 8, 16}, no = 4, ni = 5;
   if (argc > 2) no = parse_list(argv[2], outers, 8);

@@ -77,6 +77,7 @@ def default_suite(preset):
         ("sort", "bots/sort/sort", [p]),
         ("depchain", "bots/depchain/depchain", [p]),
         ("nested", "bots/nested/nested", [p]),
+        ("syncshapes", "bots/syncshapes/syncshapes", [p]),
         ("tilelu", "bots/tilelu/tilelu", [p]),
         ("epcc", "bots/epcc/epcc", EPCC_ARGS[p]),
     ]

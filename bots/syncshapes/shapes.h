@@ -1,0 +1,137 @@
+/* Ways for the members of a team to wait for one another outside the
+   OpenMP runtime, shared by the progress tests (tests/progress) and the
+   syncshapes benchmark:
+     spin     a sense-reversing barrier of atomics (pause loop)
+     yield    the same barrier, yielding the processor while it spins
+     flag     a pipeline: member i spins on a flag member i+1 sets
+              (flush-based, as in the spec's examples), round by round
+     pipe     a ring of blocking pipe reads and writes
+     pthread  pthread_barrier_wait
+     sem      a ring of POSIX semaphores
+   sync_round(shape, s, me, n, r, &local) is round r (from 1) for member me
+   of n; state_init/state_destroy bracket a team's use of s. */
+#ifndef BOBBIN_SYNC_SHAPES_H
+#define BOBBIN_SYNC_SHAPES_H
+#include <errno.h>
+#include <omp.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { MAX_INNER = 64 };
+enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, SHAPES };
+static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem"};
+#define SHAPE_FAIL(...)        \
+  do {                         \
+    fprintf(stderr, "FAIL: "); \
+    fprintf(stderr, __VA_ARGS__); \
+    fprintf(stderr, "\n");     \
+    exit(1);                   \
+  } while (0)
+
+static inline void cpu_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+typedef struct {
+  int count, sense;
+  int flags[MAX_INNER];
+  int pipes[MAX_INNER][2];
+  pthread_barrier_t pb;
+  sem_t sems[MAX_INNER];
+  long sum;
+} team_state;
+
+static inline void spin_barrier(team_state *s, int n, int *local, int yield) {
+  *local = !*local;
+  if (__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL) == n) {
+    __atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->sense, *local, __ATOMIC_RELEASE);
+  } else {
+    while (__atomic_load_n(&s->sense, __ATOMIC_ACQUIRE) != *local) {
+      if (yield)
+        sched_yield();
+      else
+        cpu_pause();
+    }
+  }
+}
+
+/* One round among the n members; round r starts at 1. */
+static inline void sync_round(int shape, team_state *s, int me, int n, int r, int *local) {
+  char c = 'x';
+  switch (shape) {
+    case SPIN:
+    case YIELD:
+      spin_barrier(s, n, local, shape == YIELD);
+      break;
+    case FLAG:
+      /* member n-1 starts the round; each other member waits for its right
+         neighbour's flag, then raises its own (read-then-write pipeline) */
+      if (me != n - 1) {
+        int v;
+        do {
+#pragma omp flush
+#pragma omp atomic read
+          v = s->flags[me + 1];
+        } while (v < r);
+      }
+#pragma omp atomic write
+      s->flags[me] = r;
+#pragma omp flush
+      break;
+    case PIPE:
+      if (me == 0) {
+        if (write(s->pipes[1 % n][1], &c, 1) != 1) SHAPE_FAIL("write: %s", strerror(errno));
+        if (read(s->pipes[0][0], &c, 1) != 1) SHAPE_FAIL("read: %s", strerror(errno));
+      } else {
+        if (read(s->pipes[me][0], &c, 1) != 1) SHAPE_FAIL("read: %s", strerror(errno));
+        if (write(s->pipes[(me + 1) % n][1], &c, 1) != 1) SHAPE_FAIL("write: %s", strerror(errno));
+      }
+      break;
+    case PTHREAD:
+      pthread_barrier_wait(&s->pb);
+      break;
+    case SEM:
+      if (me == 0) {
+        sem_post(&s->sems[1 % n]);
+        while (sem_wait(&s->sems[0]) != 0 && errno == EINTR) {}
+      } else {
+        while (sem_wait(&s->sems[me]) != 0 && errno == EINTR) {}
+        sem_post(&s->sems[(me + 1) % n]);
+      }
+      break;
+  }
+}
+
+static inline void state_init(team_state *s, int n) {
+  memset(s, 0, sizeof *s);
+  pthread_barrier_init(&s->pb, NULL, (unsigned)n);
+  for (int i = 0; i < n; i++) {
+    if (pipe(s->pipes[i]) != 0) SHAPE_FAIL("pipe: %s", strerror(errno));
+    sem_init(&s->sems[i], 0, 0);
+  }
+}
+
+static inline void state_destroy(team_state *s, int n) {
+  pthread_barrier_destroy(&s->pb);
+  for (int i = 0; i < n; i++) {
+    close(s->pipes[i][0]);
+    close(s->pipes[i][1]);
+    sem_destroy(&s->sems[i]);
+  }
+}
+
+static inline int shape_by_name(const char *name) {
+  for (int i = 0; i < SHAPES; i++)
+    if (strcmp(name, kShapes[i]) == 0) return i;
+  return -1;
+}
+
+#endif
