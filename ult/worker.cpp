@@ -54,6 +54,7 @@
 #include <cerrno>
 #include <cstring>
 #include <mutex>
+#include <new>
 
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
@@ -166,6 +167,7 @@ void Worker::run(Fiber* f) {
     unfinished_.store(unfinished_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
   running_hint_.store(f, memory_order_relaxed);
+  running_started_.store(!f->native_, memory_order_relaxed);
   BOBBIN_ASSERT(f->home_ == this);
   // relaxed: only this worker's thread reads Running; unpark compares against Parked.
   f->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
@@ -184,6 +186,7 @@ void Worker::switch_away(AfterSwitch after, void* arg) {
     unfinished_.store(unfinished_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
   running_hint_.store(next, memory_order_relaxed);
+  running_started_.store(!next->native_, memory_order_relaxed);
   next->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
   Fiber* from = running_;
   running_ = next;
@@ -199,8 +202,7 @@ void Worker::yield() {
 }
 
 int Worker::waiting_fibers() const {
-  Fiber* r = running_hint_.load(memory_order_relaxed);
-  int started_running = r && !r->native() ? 1 : 0;
+  int started_running = running_started_.load(memory_order_relaxed) ? 1 : 0;
   int n = unfinished_.load(memory_order_relaxed) - started_running;
   if (root_.native_ && root_.state_.load(memory_order_relaxed) == uint32_t(FiberState::Parked)) ++n;
   std::size_t queued = ready_len_.load(memory_order_relaxed);
@@ -473,6 +475,12 @@ bool Worker::forget_pool_after_fork() {
   // locks may have been held when the parent forked.
   int n = pool_size_.load(memory_order_relaxed);
   for (int i = 1; i < n; ++i) pool_[i] = nullptr;
+  // The spares' threads did not survive either: forget them (their objects
+  // are left, as the workers'), and the mutex, which one of them may have
+  // held, starts unlocked.
+  new (&g_spare_mutex) std::mutex;
+  g_idle_spares.clear();
+  spare_count_.store(0, memory_order_relaxed);
   oversubscribed_.store(false, memory_order_relaxed);
   forget_monitor_after_fork();
   pool_size_.store(1, memory_order_release);

@@ -187,7 +187,8 @@ class alignas(kCacheLine) Worker {
   // its own unfinished), starting a new kernel thread if none is idle.
   static Worker* take_spare();
   bool spare() const { return spare_; }
-  static int spares_started() { return spare_count_.load(memory_order_relaxed); }
+  // acquire: pairs with take_spare's release, so the spare's fields are seen built.
+  static int spares_started() { return spare_count_.load(memory_order_acquire); }
   static Worker* spare_at(int i);
   // Fibers started here and not finished (parked, ready or running). Own
   // thread writes; others read it as a hint.
@@ -261,6 +262,7 @@ class alignas(kCacheLine) Worker {
   alignas(kCacheLine) Atomic<uint64_t> switches_{0};
   Atomic<int> unfinished_{0};
   Atomic<Fiber*> running_hint_{nullptr};
+  Atomic<bool> running_started_{false};  // the running fiber is a started fiber (not idle, not a root)
   Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
 };
 
