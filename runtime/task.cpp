@@ -184,7 +184,6 @@ void finish(Thread* th, Task* t) {
 void execute(Thread* th, Task* t) {
   Task* prev = th->current_task;
   th->current_task = t;
-  t->running_group = t->group;
   t->running = true;
   if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
   t->running = false;
@@ -406,6 +405,10 @@ std::size_t task_payload_size(void* payload) { return task_from_payload(payload)
 static void adopt(Thread* th, Task* t, bool counted) {
   Task* parent = th->current_task;
   t->group = parent->running_group;
+  // The task's stack of groups starts at the group it was created in. Set
+  // here, once: an untied task's later parts (execute) resume inside the
+  // taskgroups an earlier part opened, whichever thread runs them.
+  t->running_group = t->group;
   t->counted = counted;
   t->count.store(kAliveOne, memory_order_relaxed);
   // relaxed: the child becomes visible to other threads only through a list
@@ -465,7 +468,6 @@ void task_begin_undeferred(void* payload) {
   Task* t = task_from_payload(payload);
   adopt(th, t, !completes_in_place(t));
   th->current_task = t;
-  t->running_group = t->group;
   t->running = true;
 }
 
