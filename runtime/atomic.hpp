@@ -1,0 +1,153 @@
+// Atomic read-modify-write of a location the program owns, of any width the
+// atomic construct allows (1 to 32 bytes: integers, floats, long double,
+// complex numbers).
+//
+// The problem: a compiler that cannot inline an atomic construct for a type
+// or an operation hands the runtime the location, the operand and the
+// operation. The runtime must make the read, the computation and the write
+// one indivisible step with respect to every other atomic access to that
+// location made through the runtime.
+//
+// The design: a location whose width is 1, 2, 4 or 8 bytes and that is
+// aligned to its width is updated lock-free, with a compare-and-swap loop
+// (or one fetch-and-op instruction where the hardware has it). Every other
+// location (long double and double complex: 16 bytes; long double complex:
+// 32; anything misaligned) is updated under a lock chosen by its address
+// from a fixed table (atomic.cpp). Both choices depend only on the address
+// and the width, so every access to one location takes the same path: a
+// lock-free read never races a locked write of the same location.
+//
+// Rejected: one global lock for the wide types (libgomp's choice, and what
+// libomp does per type class): unrelated locations contend. A 16-byte
+// compare-and-swap (cmpxchg16b) for double complex: not on every x86-64 and
+// libatomic would be needed; long double has padding bytes a byte-wise
+// compare would have to ignore.
+//
+// Memory order: every lock-free update is seq_cst, a load seq_cst and a store
+// seq_cst. libomp's routines are locked instructions (full barriers on x86),
+// and programs built for it get seq_cst atomics from them without separate
+// flush calls; on x86-64 the instructions are the same as acq_rel ones but
+// for the store (xchg, which libomp's write routines also use).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace bobbin::rt {
+
+// The lock of a location that has no lock-free update (atomic.cpp). The wait
+// is a runtime lock's wait (a scheduling point); a holder never waits for
+// anything but the few instructions of its update, or the program's own
+// combiner function for the generic entry points.
+void atomic_location_lock(const void* where);
+void atomic_location_unlock(const void* where);
+
+template <class T>
+inline constexpr bool atomic_width_ok = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8;
+
+template <class T>
+inline bool atomic_lock_free_at(const T* p) {
+  if constexpr (atomic_width_ok<T>)
+    return (reinterpret_cast<uintptr_t>(p) & (sizeof(T) - 1)) == 0;
+  else
+    return false;
+}
+
+template <class T>
+struct Updated {
+  T before;
+  T after;
+};
+
+// One update: after = next(before). When `after` is the value already there
+// (byte for byte: min and max that change nothing, an and with all ones),
+// nothing is written; the load is the update's point in the order.
+template <class T, class Next>
+inline Updated<T> atomic_update(T* p, Next next) {
+  Updated<T> u;
+  if constexpr (atomic_width_ok<T>) {
+    if (atomic_lock_free_at(p)) {
+      std::atomic_ref<T> ref(*p);
+      u.before = ref.load(std::memory_order_seq_cst);  // pairs with other threads' updates and stores
+      for (;;) {
+        u.after = next(u.before);
+        if (std::memcmp(&u.after, &u.before, sizeof(T)) == 0) return u;
+        // seq_cst on success (above); relaxed on failure: `before` is only
+        // the input of the next attempt.
+        if (ref.compare_exchange_weak(u.before, u.after, std::memory_order_seq_cst, std::memory_order_relaxed))
+          return u;
+      }
+    }
+  }
+  atomic_location_lock(p);
+  u.before = *p;
+  u.after = next(u.before);
+  *p = u.after;
+  atomic_location_unlock(p);
+  return u;
+}
+
+// Integer add: one fetch-and-add instruction (lock xadd) where lock-free.
+// Wraps as two's complement (std::atomic_ref's fetch_add is defined to).
+template <class T>
+inline Updated<T> atomic_fetch_add(T* p, T v) {
+  static_assert(std::is_integral_v<T>);
+  if (atomic_lock_free_at(p)) {
+    T before = std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_seq_cst);
+    using U = std::make_unsigned_t<T>;
+    return {before, T(U(before) + U(v))};
+  }
+  return atomic_update(p, [v](T old) { return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(v)); });
+}
+
+template <class T>
+inline T atomic_read(T* p) {
+  if (atomic_lock_free_at(p)) return std::atomic_ref<T>(*p).load(std::memory_order_seq_cst);  // pairs with updates
+  atomic_location_lock(p);
+  T v = *p;
+  atomic_location_unlock(p);
+  return v;
+}
+
+template <class T>
+inline void atomic_write(T* p, T v) {
+  if (atomic_lock_free_at(p)) {
+    std::atomic_ref<T>(*p).store(v, std::memory_order_seq_cst);  // pairs with atomic_read and updates
+    return;
+  }
+  atomic_location_lock(p);
+  *p = v;
+  atomic_location_unlock(p);
+}
+
+// Returns the value replaced.
+template <class T>
+inline T atomic_swap(T* p, T v) {
+  if (atomic_lock_free_at(p)) return std::atomic_ref<T>(*p).exchange(v, std::memory_order_seq_cst);
+  atomic_location_lock(p);
+  T old = *p;
+  *p = v;
+  atomic_location_unlock(p);
+  return old;
+}
+
+// if (*p == expected) *p = desired; returns the value found (the compare is
+// of bytes: the integer types of the compare entry points).
+template <class T>
+inline T atomic_compare_swap(T* p, T expected, T desired) {
+  if (atomic_lock_free_at(p)) {
+    // seq_cst either way: a failed compare is the construct's read.
+    std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_seq_cst,
+                                                   std::memory_order_seq_cst);
+    return expected;
+  }
+  atomic_location_lock(p);
+  T old = *p;
+  if (std::memcmp(&old, &expected, sizeof(T)) == 0) *p = desired;
+  atomic_location_unlock(p);
+  return old;
+}
+
+}  // namespace bobbin::rt
