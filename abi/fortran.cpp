@@ -169,3 +169,33 @@ BOBBIN_EXPORT void omp_display_affinity_(const char* format, size_t len) { bobbi
 BOBBIN_EXPORT int32_t omp_capture_affinity_(char* buffer, const char* format, size_t size, size_t len) {
   return int32_t(bobbin_ftn_capture_affinity(buffer, format, size, len));
 }
+
+// Names libomp 19 exports beyond libgomp 12's binding (at VERSION only).
+BOBBIN_EXPORT int32_t omp_in_explicit_task_(void) { return rt::in_explicit_task(); }
+BOBBIN_EXPORT void omp_init_lock_with_hint_(omp_lock_t* l, const int32_t*) { omp_init_lock(l); }
+BOBBIN_EXPORT void omp_init_nest_lock_with_hint_(omp_nest_lock_t* l, const int32_t*) { omp_init_nest_lock(l); }
+// libomp declares these with arguments by value, as the C routines; so do we.
+BOBBIN_EXPORT int32_t omp_control_tool_(int command, int modifier, void* arg) {
+  return omp_control_tool(command, modifier, arg);
+}
+BOBBIN_EXPORT int32_t omp_get_num_interop_properties_(const omp_interop_t interop) {
+  return omp_get_num_interop_properties(interop);
+}
+BOBBIN_EXPORT omp_intptr_t omp_get_interop_int_(const omp_interop_t interop, omp_interop_property_t id, int* rc) {
+  return omp_get_interop_int(interop, id, rc);
+}
+BOBBIN_EXPORT void* omp_get_interop_ptr_(const omp_interop_t interop, omp_interop_property_t id, int* rc) {
+  return omp_get_interop_ptr(interop, id, rc);
+}
+BOBBIN_EXPORT const char* omp_get_interop_str_(const omp_interop_t interop, omp_interop_property_t id, int* rc) {
+  return omp_get_interop_str(interop, id, rc);
+}
+BOBBIN_EXPORT const char* omp_get_interop_name_(const omp_interop_t interop, omp_interop_property_t id) {
+  return omp_get_interop_name(interop, id);
+}
+BOBBIN_EXPORT const char* omp_get_interop_type_desc_(const omp_interop_t interop, omp_interop_property_t id) {
+  return omp_get_interop_type_desc(interop, id);
+}
+BOBBIN_EXPORT const char* omp_get_interop_rc_desc_(const omp_interop_t interop, omp_interop_rc_t rc) {
+  return omp_get_interop_rc_desc(interop, rc);
+}

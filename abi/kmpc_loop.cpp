@@ -84,3 +84,16 @@ BOBBIN_EXPORT void __kmpc_doacross_init(ident_t*, kmp_int32, kmp_int32 num_dims,
 BOBBIN_EXPORT void __kmpc_doacross_wait(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_wait(vec); }
 BOBBIN_EXPORT void __kmpc_doacross_post(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_post(vec); }
 BOBBIN_EXPORT void __kmpc_doacross_fini(ident_t*, kmp_int32) { rt::doacross_fini(); }
+
+// sections as LLVM 19's runtime offers them: every thread asks for section
+// numbers 0 .. n-1 until it gets n. The construct's barrier is a separate call.
+// sections_init returns 1 ("active"): the asks work in a team of one as well.
+BOBBIN_EXPORT kmp_int32 __kmpc_sections_init(ident_t*, kmp_int32) { return 1; }
+BOBBIN_EXPORT kmp_int32 __kmpc_next_section(ident_t*, kmp_int32, kmp_int32 n) {
+  return kmp_int32(rt::section_next(n));
+}
+BOBBIN_EXPORT void __kmpc_end_sections(ident_t*, kmp_int32) { rt::workshare_end(rt::WorkshareWait::None); }
+
+// LLVM 19 frees a dispatched loop's buffer here; a thread has left Bobbin's
+// loop when dispatch_next said so, and nothing is left to free.
+BOBBIN_EXPORT void __kmpc_dispatch_deinit(ident_t*, kmp_int32) {}

@@ -1,6 +1,7 @@
 // __kmpc_* entry points for barriers, single, master/masked, critical,
 // flush, copyprivate and threadprivate.
 #include <atomic>
+#include <cstring>
 
 #include "abi/abi_types.hpp"
 #include "runtime/api.hpp"
@@ -35,4 +36,67 @@ BOBBIN_EXPORT void* __kmpc_threadprivate_cached(ident_t*, kmp_int32, void* data,
 BOBBIN_EXPORT void __kmpc_threadprivate_register(ident_t*, void* data, void* (*ctor)(void*),
                                                  void* (*cctor)(void*, void*), void (*dtor)(void*)) {
   rt::threadprivate_register(data, ctor, cctor, dtor);
+}
+
+// barrier with a master block. __kmpc_barrier_master: every thread arrives;
+// thread 0 returns 1 and runs the block while the others stay in the
+// barrier until it calls __kmpc_end_barrier_master (libomp's split barrier:
+// here the arrival and the release are two barriers, the second one joined
+// by thread 0 at the end of its block). The nowait form is a barrier, after
+// which thread 0 runs the block and the others go on.
+BOBBIN_EXPORT kmp_int32 __kmpc_barrier_master(ident_t*, kmp_int32) {
+  rt::barrier();
+  if (rt::masked_begin(0)) return 1;
+  rt::barrier();
+  return 0;
+}
+BOBBIN_EXPORT void __kmpc_end_barrier_master(ident_t*, kmp_int32) { rt::barrier(); }
+BOBBIN_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t*, kmp_int32) {
+  rt::barrier();
+  return rt::masked_begin(0);
+}
+
+// scope (OpenMP 5.1): the construct's barrier and reductions are separate
+// calls; the begin and end only mark it for tools, as in libomp.
+BOBBIN_EXPORT void __kmpc_scope(ident_t*, kmp_int32, void*) {}
+BOBBIN_EXPORT void __kmpc_end_scope(ident_t*, kmp_int32, void*) {}
+
+// The error directive at execution time: severity 1 warning, 2 fatal.
+BOBBIN_EXPORT void __kmpc_error(ident_t*, int severity, const char* message) {
+  rt::error_directive(message, message ? strlen(message) : 0, severity == 2);
+}
+
+// The lock routines in their kmpc spelling (what libomp's omp_*_lock call;
+// Intel's compilers call them directly): `lock` is the program's omp_lock_t
+// or omp_nest_lock_t, the same storage the omp_* routines use.
+BOBBIN_EXPORT void __kmpc_init_lock(ident_t*, kmp_int32, void** lock) { rt::lock_init(lock); }
+BOBBIN_EXPORT void __kmpc_init_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t) { rt::lock_init(lock); }
+BOBBIN_EXPORT void __kmpc_destroy_lock(ident_t*, kmp_int32, void** lock) { rt::lock_destroy(lock); }
+BOBBIN_EXPORT void __kmpc_set_lock(ident_t*, kmp_int32, void** lock) { rt::lock_set_inline(lock); }
+BOBBIN_EXPORT void __kmpc_unset_lock(ident_t*, kmp_int32, void** lock) { rt::lock_unset_inline(lock); }
+BOBBIN_EXPORT int __kmpc_test_lock(ident_t*, kmp_int32, void** lock) { return rt::lock_test(lock); }
+BOBBIN_EXPORT void __kmpc_init_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_init(lock); }
+BOBBIN_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t) {
+  rt::nest_lock_init(lock);
+}
+BOBBIN_EXPORT void __kmpc_destroy_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_destroy(lock); }
+BOBBIN_EXPORT void __kmpc_set_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_set(lock); }
+BOBBIN_EXPORT void __kmpc_unset_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_unset(lock); }
+BOBBIN_EXPORT int __kmpc_test_nest_lock(ident_t*, kmp_int32, void** lock) { return rt::nest_lock_test(lock); }
+
+// copyprivate as LLVM 19 lowers it: the thread that ran the single block
+// passes its data, the others null; every thread gets that pointer back and
+// the compiler copies (then waits at its own barrier).
+namespace {
+void copy_pointer(void* dst, void* src) { *static_cast<void**>(dst) = *static_cast<void**>(src); }
+}  // namespace
+BOBBIN_EXPORT void* __kmpc_copyprivate_light(ident_t*, kmp_int32, void* data) {
+  void* shared = data;
+  rt::copyprivate(&shared, &copy_pointer, data != nullptr);
+  return shared;
+}
+
+// threadprivate without a cache slot (Intel's compilers).
+BOBBIN_EXPORT void* __kmpc_threadprivate(ident_t*, kmp_int32, void* data, size_t size) {
+  return rt::threadprivate_lookup(data, size);
 }

@@ -105,7 +105,6 @@ std::vector<rt::TaskRedItem> task_red_items(int n, const kmp_task_red_input_t* i
 
 BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 flags, size_t sizeof_kmp_task_t,
                                                 size_t sizeof_shareds, kmp_routine_entry_t entry) {
-  if (flags & kmp_task_proxy) rt::unsupported("proxy tasks");
   rt::TaskSpec spec;
   spec.run = &run_task;
   if (flags & kmp_task_destructors_thunk) spec.cleanup = &destroy_privates;
@@ -119,6 +118,10 @@ BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 f
   t->part_id = 0;
   t->data1.destructors = nullptr;
   t->data2.priority = 0;
+  // A proxy task completes when its body has returned and someone called
+  // __kmpc_proxy_task_completed(_ooo) for it: a detached task whose event
+  // that call fulfils.
+  if (flags & kmp_task_proxy) rt::task_detach_event(t);
   return t;
 }
 
@@ -149,6 +152,24 @@ BOBBIN_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps, km
                                         kmp_int32 ndeps_noalias, kmp_depend_info_t* noalias) {
   Deps d(ndeps, deps, ndeps_noalias, noalias);
   rt::task_wait_deps(d.items, d.n);
+}
+
+// OpenMP 5.1 taskwait with depend, and with nowait: then it waits for
+// nothing and acts as an empty task with those dependences.
+namespace {
+void run_nothing(void*, int) {}
+}  // namespace
+BOBBIN_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info_t* deps,
+                                               kmp_int32 ndeps_noalias, kmp_depend_info_t* noalias,
+                                               kmp_int32 has_no_wait) {
+  Deps d(ndeps, deps, ndeps_noalias, noalias);
+  if (!has_no_wait) {
+    rt::task_wait_deps(d.items, d.n);
+    return;
+  }
+  rt::TaskSpec spec;
+  spec.run = &run_nothing;
+  rt::task_submit(rt::task_alloc(spec, 16), d.items, d.n);
 }
 
 BOBBIN_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* task) { rt::task_begin_undeferred(task); }
@@ -217,3 +238,21 @@ BOBBIN_EXPORT void __kmpc_task_reduction_modifier_fini(ident_t*, int, int) { rt:
 BOBBIN_EXPORT void* __kmpc_task_reduction_get_th_data(int, void* group, void* data) {
   return rt::task_reduction_data(group, data);
 }
+
+BOBBIN_EXPORT void __kmpc_proxy_task_completed(kmp_int32, kmp_task_t* task) {
+  rt::fulfill_event(rt::task_event(task));
+}
+// The same from a thread outside the runtime ("out of order").
+BOBBIN_EXPORT void __kmpc_proxy_task_completed_ooo(kmp_task_t* task) { rt::fulfill_event(rt::task_event(task)); }
+
+// A task the compiler split into parts (Intel's compilers): queued like any
+// other; 0 is libomp's "the current task was not queued".
+BOBBIN_EXPORT kmp_int32 __kmpc_omp_task_parts(ident_t*, kmp_int32, kmp_task_t* task) {
+  rt::task_submit(task, nullptr, 0);
+  return 0;
+}
+
+// Task ids as libomp's release builds report them (runtime/task_query.cpp).
+BOBBIN_EXPORT kmp_uint64 __kmpc_get_taskid(void) { return rt::current_task_id(); }
+BOBBIN_EXPORT kmp_uint64 __kmpc_get_parent_taskid(void) { return rt::parent_task_id(); }
+BOBBIN_EXPORT int omp_in_explicit_task(void) { return rt::in_explicit_task(); }

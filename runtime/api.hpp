@@ -193,6 +193,8 @@ void reduce_end(bool blocking);
 // `cache` is a pointer-sized slot the compiler keeps per variable.
 void* threadprivate_cached(void* original, std::size_t size, void*** cache);
 void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)(void*, void*), void (*dtor)(void*));
+// The same without the compiler's cache slot (a lookup by address).
+void* threadprivate_lookup(void* original, std::size_t size);
 
 // ---- tasks -------------------------------------------------------------------
 
@@ -239,6 +241,13 @@ void taskgroup_begin();
 void taskgroup_end();
 bool in_final();
 int max_task_priority();
+// task_query.cpp: whether the current task is an explicit one; a task's
+// completion event (the one task_detach_event armed) without arming it again;
+// libomp's task ids (its release builds give every task ~0; 0 is "no task").
+bool in_explicit_task();
+void* task_event(void* payload);
+uint64_t current_task_id();
+uint64_t parent_task_id();
 
 // taskloop: `copy(dst, src, last)` duplicates a pattern task's payload for one
 // chunk (the ABI's task_dup), after which the runtime stores the chunk's
@@ -489,6 +498,10 @@ void* single_copy_begin();
 void single_copy_end(void* data);
 
 // The lock for atomics the compiler cannot make lock-free.
+// sections as LLVM 19's entry points ask: the next section number of an
+// n-section construct for this thread (a dynamic loop its first ask joins),
+// n when none is left (the thread has left the construct).
+int64_t section_next(int64_t n);
 void atomic_fallback_begin();
 void atomic_fallback_end();
 
@@ -546,6 +559,11 @@ void kmp_destroy_mask(void** mask);
 int kmp_mask_proc(int proc, void** mask, int op);  // op: 1 set, -1 clear, 0 query
 int kmp_get_affinity(void** mask);
 int kmp_set_affinity(void** mask);  // not supported: says so once, returns -1
+// Clauses served only in part: one warning per kind and process, naming what is left out.
+enum class Partial { NumThreadsStrict, NumThreadsList, ThreadLimit };
+void warn_partial(Partial what);
+// Binding the calling OpenMP thread to the whole machine: refused (-1, with one warning).
+int kmp_unbind_thread();
 int kmp_cancellation_status(int kind);
 int kmp_known_threads();
 

@@ -155,6 +155,26 @@ int kmp_set_affinity(void** mask) {
   return -1;
 }
 
+void warn_partial(Partial what) {
+  static std::atomic<bool> said[3];
+  static const char* const text[3] = {
+      "num_threads with the strict modifier: the number is asked for, but a team smaller than asked is not "
+      "reported as an error",
+      "num_threads with a list: the first value is used for the region, the values for nested regions are ignored",
+      "the thread_limit clause outside a teams construct is ignored",
+  };
+  auto i = std::size_t(what);
+  if (i < 3) say_once(said[i], text[i]);
+}
+
+int kmp_unbind_thread() {
+  static std::atomic<bool> said{false};
+  say_once(said,
+           "kmp_set_thread_affinity_mask_initial is not supported: OpenMP threads are fibers on workers bound by "
+           "OMP_PLACES and OMP_PROC_BIND; the binding is unchanged");
+  return -1;
+}
+
 int kmp_cancellation_status(int kind) { return cancellation_point(kind) ? 1 : 0; }
 
 int kmp_known_threads() {

@@ -59,6 +59,19 @@ void* make_copy(void* original, std::size_t size, VarInfo& info) {
 
 }  // namespace
 
+// Entry points without a cache slot of the compiler's: one kept here per
+// variable (an unordered_map's values do not move when it grows).
+void* threadprivate_lookup(void* original, std::size_t size) {
+  static std::unordered_map<void*, void**> caches;  // guarded by g_mutex
+  void*** cache;
+  {
+    std::lock_guard<std::mutex> g(g_mutex);
+    void**& slot = caches[original];
+    cache = &slot;
+  }
+  return threadprivate_cached(original, size, cache);
+}
+
 void* threadprivate_cached(void* original, std::size_t size, void*** cache) {
   int gtid = current_thread_fast()->gtid;
   auto* slot = reinterpret_cast<Table**>(cache);

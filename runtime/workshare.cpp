@@ -275,6 +275,17 @@ void single_copy_end(void* data) {
 // ---- global locks, allocate clause, error directive ---------------------------------
 
 std::atomic<uint32_t>& unnamed_critical_word = g_unnamed_critical.word;
+int64_t section_next(int64_t n) {
+  Thread* th = current_thread_fast();
+  if (!th->cursor.buf) {  // this thread's first ask in the construct
+    if (n <= 0) return n;
+    dispatch_init(LoopKind::Dynamic, false, 1, LoopBounds{0, n - 1, 1, false, 8});
+  }
+  int64_t lo, hi, st;
+  bool last;
+  return dispatch_next(&lo, &hi, &st, &last) ? lo : n;
+}
+
 void atomic_fallback_begin() { critical_begin(&g_atomic_fallback.word); }
 void atomic_fallback_end() { critical_end(&g_atomic_fallback.word); }
 
