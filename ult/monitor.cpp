@@ -23,8 +23,10 @@
 //
 // The chosen design (Go's sysmon, adapted). Every fiber start and switch
 // bumps its worker's progress counter. This thread samples the counters:
-// a worker whose counter has not moved for `stuck_ns` while runnable fibers
-// are queued behind its running fiber is stuck (held by a fiber that either
+// a worker whose counter has not moved for `stuck_ns` of its thread's own
+// time (held_ns: running or asleep in a system call, not waiting for a
+// processor) while runnable fibers are queued behind its running fiber is
+// stuck (held by a fiber that either
 // waits outside the runtime or computes for a long time; the two are treated
 // alike, see below). Then:
 //   1. Not-started movable fibers queued there go each to a spare worker (a
@@ -74,6 +76,7 @@
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
 #include "ult/preempt.hpp"
+#include "ult/thread_info.hpp"
 #include "ult/worker.hpp"
 
 namespace bobbin::ult {
@@ -97,7 +100,49 @@ Atomic<uint64_t> g_preempts{0};
 struct Seen {
   uint64_t progress = ~uint64_t(0);
   uint64_t since = 0;
+  // Held time (held_ns), accumulated from the first sample that saw the
+  // worker held with fibers queued: `last` and `last_cpu` are the time and
+  // the thread's processor time at the previous sample.
+  bool based = false;
+  uint64_t last = 0;
+  uint64_t last_cpu = 0;
+  uint64_t held = 0;
 };
+
+// How long worker w's running fiber has held it while runnable fibers were
+// queued, counting only time its kernel thread ran (its processor time) or
+// slept in a system call (a sample that finds it so counts the time since
+// the previous one that it did not run): time it was runnable while
+// the OS ran other threads is not the fiber's doing. With more kernel
+// threads than processors (an outermost team wider than the machine:
+// nested 8 x 16 on 2 cores) a worker waits for a processor for whole time
+// slices between two scheduling points; counted as held, as wall time was,
+// every such worker looked stuck, its inner team went to spares and the
+// region was remembered for kernel threads: 1-29 ms per inner region
+// instead of 40-60 us. (The OS's run-queue wait, /proc's schedstat, does
+// not do: it is added only when the thread next runs. Nor does counting
+// uninterruptible waits: worker threads spent 2-16 ms in them, faulting in
+// fresh stacks behind each other's address-space lock, and looked stuck.)
+// Without the thread's clock, wall time since `since`.
+uint64_t held_ns(Worker& w, Seen& s, uint64_t now) {
+  long tid = w.kernel_tid();
+  if (!tid) return 0;  // its thread has not started yet: nothing holds it
+  uint64_t cpu = 0;
+  if (!thread_cpu_ns(tid, &cpu)) return now - s.since;
+  if (!s.based) {
+    s.based = true;
+    s.last = now;
+    s.last_cpu = cpu;
+    s.held = 0;
+    return 0;
+  }
+  uint64_t ran = cpu - s.last_cpu, wall = now - s.last;
+  s.held += ran;
+  if (wall > ran && thread_blocked(tid)) s.held += wall - ran;
+  s.last = now;
+  s.last_cpu = cpu;
+  return s.held;
+}
 
 // Moves the not-started movable fibers queued on w to spares, one each.
 void move_to_spares(Worker& w) {
@@ -170,9 +215,14 @@ void* monitor_main(void*) {
       if (p != s.progress) {
         s.progress = p;
         s.since = now;
+        s.based = false;
         continue;
       }
-      if (!queued || now - s.since < g_set.stuck_ns) continue;
+      if (!queued) {
+        s.based = false;
+        continue;
+      }
+      if (now - s.since < g_set.stuck_ns / 2 || held_ns(w, s, now) < g_set.stuck_ns) continue;
       // Stuck: steps 1 and 2 of the design.
       move_to_spares(w);
       if (g_set.preempt && w.has_runnable_queued()) {

@@ -2,6 +2,7 @@
 // for affinity displays, which report the thread a fiber runs on.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 namespace bobbin::ult {
@@ -10,5 +11,13 @@ namespace bobbin::ult {
 long native_thread_id();
 // The OS processors the calling thread may run on now, ascending.
 std::vector<int> current_thread_cpus();
+// Processor time the kernel thread `tid` of this process has used, in ns
+// (exact for a thread running now); false if it is gone.
+bool thread_cpu_ns(long tid, uint64_t* ns);
+// Whether the kernel thread `tid` sleeps in the kernel until an event (a
+// blocking system call: read, futex, poll, ...). Not a thread in an
+// uninterruptible wait (a page fault, the address-space lock, disk I/O),
+// which waits for the kernel, not for another thread of the program.
+bool thread_blocked(long tid);
 
 }  // namespace bobbin::ult

@@ -1,12 +1,46 @@
 #include "ult/thread_info.hpp"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
 namespace bobbin::ult {
 
 long native_thread_id() { return long(syscall(SYS_gettid)); }
+
+bool thread_cpu_ns(long tid, uint64_t* ns) {
+  // The kernel's per-thread scheduler clock of `tid` (what
+  // pthread_getcpuclockid builds from a thread id: ~tid << 3, per-thread
+  // bit 4, CPUCLOCK_SCHED 2). By id rather than pthread_t, a thread that has
+  // exited is an error, not undefined behaviour.
+  clockid_t clock = clockid_t((~tid) << 3) | 4 | 2;
+  timespec ts;
+  if (clock_gettime(clock, &ts) != 0) return false;
+  *ns = uint64_t(ts.tv_sec) * 1'000'000'000u + uint64_t(ts.tv_nsec);
+  return true;
+}
+
+bool thread_blocked(long tid) {
+  // /proc/self/task/<tid>/stat: "tid (comm) S ...": the state follows the
+  // last ')' (comm may hold one). S: interruptible sleep.
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char buf[256];
+  ssize_t len = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (len <= 0) return false;
+  buf[len] = 0;
+  const char* paren = strrchr(buf, ')');
+  if (!paren || paren[1] != ' ') return false;
+  return paren[2] == 'S';
+}
 
 std::vector<int> current_thread_cpus() {
   std::vector<int> out;

@@ -60,6 +60,7 @@
 #include "ult/log.hpp"
 #include "ult/monitor.hpp"
 #include "ult/pin.hpp"
+#include "ult/thread_info.hpp"
 #include "ult/yield.hpp"
 
 namespace bobbin::ult {
@@ -354,6 +355,7 @@ void Worker::idle_loop() {
 void* Worker::thread_main(void* self) {
   auto* w = static_cast<Worker*>(self);
   t_current_ = w;
+  w->kernel_tid_.store(native_thread_id(), memory_order_release);  // pairs with kernel_tid()
   install_guard_for_thread();
   if (w->pin_) w->pin_(w->id_);
   if (w->spare_) pin_current_thread(allowed_cpus());  // not the creator's mask: anywhere the process may run
@@ -376,6 +378,7 @@ Worker* Worker::adopt_current(int id) {
   auto* w = new Worker(id);
   t_current_ = w;
   w->thread_ = pthread_self();  // for the monitor's preemption signal
+  w->kernel_tid_.store(native_thread_id(), memory_order_release);  // pairs with kernel_tid()
   install_guard_for_thread();
   w->root_.native_ = true;
   w->root_.home_ = w;

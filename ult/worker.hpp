@@ -147,6 +147,9 @@ class alignas(kCacheLine) Worker {
   bool dedicated() const { return own_thread_; }
   // The kernel thread of a pool worker or a spare (as an integer: pthread_t).
   unsigned long native_thread() const { return static_cast<unsigned long>(thread_); }
+  // The kernel's id of that thread (0 until it has started): the monitor
+  // asks the OS how long the thread waited for a processor.
+  long kernel_tid() const { return kernel_tid_.load(memory_order_acquire); }
   static constexpr int kMaxWorkers = 4096;
 
   // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
@@ -237,6 +240,7 @@ class alignas(kCacheLine) Worker {
 
   const int id_;
   pthread_t thread_{};
+  Atomic<long> kernel_tid_{0};  // written once by the worker's own thread (release), read by the monitor
   bool own_thread_ = false;     // a thread the pool started (not the adopted main thread)
   PinFn pin_ = nullptr;         // called first by the worker's own thread
   Fiber* running_ = nullptr;    // written and read only by this worker's thread
