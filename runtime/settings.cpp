@@ -19,6 +19,7 @@
 #include "runtime/display.hpp"
 #include "ult/log.hpp"
 #include "ult/pin.hpp"
+#include "ult/worker.hpp"
 
 namespace bobbin::rt {
 
@@ -79,8 +80,16 @@ bool parse_bool(std::string s, bool* out) {
 }
 
 // Sizes: a number with an optional B/K/M/G/T suffix; no suffix means KiB (OpenMP spec 6.6).
+// At most kMaxSize: every OpenMP thread's fiber reserves that much address
+// space, and a few such stacks fill the 128 TiB a process has on x86-64
+// (a guess at a bound no real program reaches; 100G, which libomp refuses,
+// still runs).
+constexpr unsigned long long kMaxSize = 1ull << 40;
+
 bool parse_size(const std::string& s, std::size_t* out) {
-  if (s.empty()) return false;
+  // strtoull accepts a sign and negates: "-1" would be 2^64-1 KiB, which
+  // wraps to a stack of 0 bytes once rounded to pages.
+  if (s.empty() || !isdigit(static_cast<unsigned char>(s[0]))) return false;
   char* end;
   errno = 0;
   unsigned long long v = strtoull(s.c_str(), &end, 10);
@@ -97,7 +106,7 @@ bool parse_size(const std::string& s, std::size_t* out) {
     default: return false;
   }
   if (*end == 'b' || *end == 'B') ++end;  // "16MB" as libomp accepts
-  if (*end || v == 0) return false;
+  if (*end || v == 0 || v > kMaxSize / mult) return false;
   *out = std::size_t(v * mult);
   return true;
 }
@@ -109,7 +118,15 @@ bool parse_num_threads(const std::string& s, Settings& st) {
     size_t comma = s.find(',', pos);
     std::string item = trim(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos).c_str());
     long v;
-    if (!parse_int(item, 1, 1 << 20, &v)) return false;
+    if (!parse_int(item, 1, INT_MAX, &v)) return false;
+    // A team never has more threads than the pool can have workers (the
+    // fork would abort); libomp likewise caps a request at its thread
+    // capacity with a warning.
+    if (v > ult::Worker::kMaxWorkers) {
+      warn("OMP_NUM_THREADS: %ld threads is more than the %d Bobbin can run; using %d", v, ult::Worker::kMaxWorkers,
+           ult::Worker::kMaxWorkers);
+      v = ult::Worker::kMaxWorkers;
+    }
     list.push_back(int(v));
     if (comma == std::string::npos) break;
     pos = comma + 1;
