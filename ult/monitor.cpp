@@ -51,7 +51,7 @@
 // (preempt_linux.cpp) — then the watchdog says so.
 //
 // Sampling. While some worker has runnable fibers queued, the period is
-// stuck_ns / 2; otherwise it doubles up to 100 ms (a guess: an idle program
+// stuck_ns / 8 (patience_ns for a thread blocked in the kernel); otherwise it doubles up to 100 ms (a guess: an idle program
 // sees 10 wake-ups a second). It sleeps on a futex with a timeout: never
 // spins. A fork whose members queue behind their creator (steal mode, the
 // case that can get stuck) kicks it out of a long sleep (monitor_kick, one
@@ -124,24 +124,56 @@ struct Seen {
 // uninterruptible waits: worker threads spent 2-16 ms in them, faulting in
 // fresh stacks behind each other's address-space lock, and looked stuck.)
 // Without the thread's clock, wall time since `since`.
-uint64_t held_ns(Worker& w, Seen& s, uint64_t now) {
+//
+// `*blocked` tells whether the thread sleeps in a system call now. At the
+// first sample that sees the worker held, a thread found asleep is taken
+// to have slept since its last scheduling point (`since`, at most one
+// period before): a fiber that blocks in the kernel with others queued
+// behind it keeps the worker for nothing, and is rescued at once (below).
+uint64_t held_ns(Worker& w, Seen& s, uint64_t now, bool* blocked) {
+  *blocked = false;
   long tid = w.kernel_tid();
   if (!tid) return 0;  // its thread has not started yet: nothing holds it
   uint64_t cpu = 0;
   if (!thread_cpu_ns(tid, &cpu)) return now - s.since;
+  *blocked = thread_blocked(tid);
   if (!s.based) {
     s.based = true;
     s.last = now;
     s.last_cpu = cpu;
-    s.held = 0;
-    return 0;
+    s.held = *blocked ? now - s.since : 0;
+    return s.held;
   }
   uint64_t ran = cpu - s.last_cpu, wall = now - s.last;
   s.held += ran;
-  if (wall > ran && thread_blocked(tid)) s.held += wall - ran;
+  if (wall > ran && *blocked) s.held += wall - ran;
   s.last = now;
   s.last_cpu = cpu;
   return s.held;
+}
+
+// How long a held worker may keep its queued fibers waiting: stuck_ns while
+// its fiber runs (a spin-wait may end by itself; a long computation loses
+// nothing by waiting), an eighth of it (250 us by default, one short
+// period) while its thread sleeps in a system call (a blocking read, a
+// pthread barrier or a semaphore: the worker's processor idles until the
+// fibers behind it run, and they are often the ones the sleeper waits
+// for). syncshapes' pthread barrier and semaphore shapes (inner teams of 4
+// on 2 workers) paid up to three 2-3 ms detections per region before the
+// region was remembered for kernel threads.
+//
+// Hot: for a while after a rescue (kHotNs, extended by each one), blocked
+// threads get a fifth of that, and the monitor samples as often. A region
+// that needed one rescue keeps needing them until its next fork gives its
+// members kernel threads (runtime/progress.cpp): its started fibers can
+// only take turns, one preemption per member that blocks. syncshapes'
+// pthread shape (20 rounds of pthread_barrier_wait, 4 members on one
+// worker) paid about 0.4 ms per turn, 50 ms for its first region (libomp:
+// 1-3 ms).
+constexpr uint64_t kHotNs = 20'000'000;  // a guess: a few regions' worth of rounds
+uint64_t patience_ns(bool blocked, bool hot) {
+  if (!blocked) return g_set.stuck_ns;
+  return hot ? g_set.stuck_ns / 40 : g_set.stuck_ns / 8;
 }
 
 // Moves the not-started movable fibers queued on w to spares, one each.
@@ -182,7 +214,11 @@ void print_report(uint64_t now, const std::vector<Worker*>& workers, const std::
 void* monitor_main(void*) {
   std::vector<Worker*> workers;
   std::vector<Seen> seen;  // by position in `workers`: pool workers, then spares (both only grow)
-  uint64_t idle_period = g_set.stuck_ns / 2;
+  // While fibers are queued somewhere: one period per patience for a
+  // blocked thread (about 4000 wake-ups a second, each a loop over the
+  // workers' counters: under 1% of a processor).
+  uint64_t idle_period = patience_ns(true, false);
+  uint64_t hot_until = 0;
   uint64_t period = idle_period;
   uint64_t last_sum = 0, last_change = now_ns();
   bool reported = false;
@@ -222,8 +258,10 @@ void* monitor_main(void*) {
         s.based = false;
         continue;
       }
-      if (now - s.since < g_set.stuck_ns / 2 || held_ns(w, s, now) < g_set.stuck_ns) continue;
+      bool blocked = false, hot = now < hot_until;
+      if (now - s.since < patience_ns(true, hot) || held_ns(w, s, now, &blocked) < patience_ns(blocked, hot)) continue;
       // Stuck: steps 1 and 2 of the design.
+      hot_until = now + kHotNs;
       move_to_spares(w);
       if (g_set.preempt && w.has_runnable_queued()) {
         refresh_user_code_ranges();
@@ -241,7 +279,7 @@ void* monitor_main(void*) {
     }
     uint64_t cap = 100'000'000;  // 100 ms
     if (g_set.watchdog_ns && g_set.watchdog_ns / 4 < cap) cap = std::max<uint64_t>(g_set.watchdog_ns / 4, idle_period);
-    period = queued_anywhere ? idle_period : std::min(period * 2, cap);
+    period = !queued_anywhere ? std::min(period * 2, cap) : now < hot_until ? patience_ns(true, true) : idle_period;
   }
   return nullptr;
 }
