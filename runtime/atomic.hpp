@@ -47,6 +47,28 @@ void atomic_location_unlock(const void* where);
 template <class T>
 inline constexpr bool atomic_width_ok = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8;
 
+// The lock-free paths work on an unsigned integer of T's width: a type such
+// as _Complex float (8 bytes, aligned to 4) has no always-lock-free
+// std::atomic_ref, and clang then calls libatomic's generic functions, which
+// the library does not link; the alignment is checked at run time
+// (atomic_lock_free_at) and the build has -fno-strict-aliasing.
+template <class T>
+using AtomicBits = std::conditional_t<sizeof(T) == 1, uint8_t,
+                   std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+
+template <class T>
+inline std::atomic_ref<AtomicBits<T>> atomic_bits(T* p) {
+  return std::atomic_ref<AtomicBits<T>>(*reinterpret_cast<AtomicBits<T>*>(p));
+}
+
+template <class To, class From>
+inline To bits_cast(const From& v) {
+  static_assert(sizeof(To) == sizeof(From));
+  To out;
+  std::memcpy(&out, &v, sizeof out);
+  return out;
+}
+
 template <class T>
 inline bool atomic_lock_free_at(const T* p) {
   if constexpr (atomic_width_ok<T>)
@@ -69,14 +91,16 @@ inline Updated<T> atomic_update(T* p, Next next) {
   Updated<T> u;
   if constexpr (atomic_width_ok<T>) {
     if (atomic_lock_free_at(p)) {
-      std::atomic_ref<T> ref(*p);
-      u.before = ref.load(std::memory_order_seq_cst);  // pairs with other threads' updates and stores
+      auto ref = atomic_bits(p);
+      using B = AtomicBits<T>;
+      B seen = ref.load(std::memory_order_seq_cst);  // pairs with other threads' updates and stores
       for (;;) {
+        u.before = bits_cast<T>(seen);
         u.after = next(u.before);
         if (std::memcmp(&u.after, &u.before, sizeof(T)) == 0) return u;
-        // seq_cst on success (above); relaxed on failure: `before` is only
+        // seq_cst on success (above); relaxed on failure: `seen` is only
         // the input of the next attempt.
-        if (ref.compare_exchange_weak(u.before, u.after, std::memory_order_seq_cst, std::memory_order_relaxed))
+        if (ref.compare_exchange_weak(seen, bits_cast<B>(u.after), std::memory_order_seq_cst, std::memory_order_relaxed))
           return u;
       }
     }
@@ -94,17 +118,21 @@ inline Updated<T> atomic_update(T* p, Next next) {
 template <class T>
 inline Updated<T> atomic_fetch_add(T* p, T v) {
   static_assert(std::is_integral_v<T>);
-  if (atomic_lock_free_at(p)) {
-    T before = std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_seq_cst);
-    using U = std::make_unsigned_t<T>;
-    return {before, T(U(before) + U(v))};
+  if constexpr (atomic_width_ok<T>) {
+    if (atomic_lock_free_at(p)) {
+      T before = std::atomic_ref<T>(*p).fetch_add(v, std::memory_order_seq_cst);
+      using U = std::make_unsigned_t<T>;
+      return {before, T(U(before) + U(v))};
+    }
   }
   return atomic_update(p, [v](T old) { return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(v)); });
 }
 
 template <class T>
 inline T atomic_read(T* p) {
-  if (atomic_lock_free_at(p)) return std::atomic_ref<T>(*p).load(std::memory_order_seq_cst);  // pairs with updates
+  if constexpr (atomic_width_ok<T>) {
+    if (atomic_lock_free_at(p)) return bits_cast<T>(atomic_bits(p).load(std::memory_order_seq_cst));  // pairs with updates
+  }
   atomic_location_lock(p);
   T v = *p;
   atomic_location_unlock(p);
@@ -113,9 +141,11 @@ inline T atomic_read(T* p) {
 
 template <class T>
 inline void atomic_write(T* p, T v) {
-  if (atomic_lock_free_at(p)) {
-    std::atomic_ref<T>(*p).store(v, std::memory_order_seq_cst);  // pairs with atomic_read and updates
-    return;
+  if constexpr (atomic_width_ok<T>) {
+    if (atomic_lock_free_at(p)) {
+      atomic_bits(p).store(bits_cast<AtomicBits<T>>(v), std::memory_order_seq_cst);  // pairs with atomic_read and updates
+      return;
+    }
   }
   atomic_location_lock(p);
   *p = v;
@@ -125,7 +155,9 @@ inline void atomic_write(T* p, T v) {
 // Returns the value replaced.
 template <class T>
 inline T atomic_swap(T* p, T v) {
-  if (atomic_lock_free_at(p)) return std::atomic_ref<T>(*p).exchange(v, std::memory_order_seq_cst);
+  if constexpr (atomic_width_ok<T>) {
+    if (atomic_lock_free_at(p)) return bits_cast<T>(atomic_bits(p).exchange(bits_cast<AtomicBits<T>>(v), std::memory_order_seq_cst));
+  }
   atomic_location_lock(p);
   T old = *p;
   *p = v;
@@ -137,11 +169,14 @@ inline T atomic_swap(T* p, T v) {
 // of bytes: the integer types of the compare entry points).
 template <class T>
 inline T atomic_compare_swap(T* p, T expected, T desired) {
-  if (atomic_lock_free_at(p)) {
-    // seq_cst either way: a failed compare is the construct's read.
-    std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, std::memory_order_seq_cst,
-                                                   std::memory_order_seq_cst);
-    return expected;
+  if constexpr (atomic_width_ok<T>) {
+    if (atomic_lock_free_at(p)) {
+      // seq_cst either way: a failed compare is the construct's read.
+      auto seen = bits_cast<AtomicBits<T>>(expected);
+      atomic_bits(p).compare_exchange_strong(seen, bits_cast<AtomicBits<T>>(desired), std::memory_order_seq_cst,
+                                             std::memory_order_seq_cst);
+      return bits_cast<T>(seen);
+    }
   }
   atomic_location_lock(p);
   T old = *p;
