@@ -41,6 +41,10 @@ struct DispatchRing {
   // libomp uses 7. A thread further ahead waits for the slowest to leave.
   static constexpr int kRing = 8;
   LoopBuffer buf[kRing];
+  // Ready for a thread's first loops: the teams that never fork (the initial
+  // thread's, an adopted thread's) are never reset. Without this an orphaned
+  // dynamic loop outside any parallel region waited forever for buffer 1.
+  DispatchRing() { reset(); }
   void reset() {
     for (int i = 0; i < kRing; ++i) {
       buf[i].instance.store(uint32_t(i), memory_order_relaxed);
