@@ -110,11 +110,11 @@ bool chunk_out(int64_t lower, int64_t upper, int64_t stride, T* istart, T* iend)
 // dimension, numbered from 0; the worksharing loop runs the first dimension.
 template <class T>
 struct DoacrossSpace {
-  rt::DoacrossDim dims[8];
+  std::vector<rt::DoacrossDim> space;
+  const rt::DoacrossDim* dims;
   int n;
-  DoacrossSpace(unsigned ncounts, const T* counts) : n(int(ncounts)) {
-    if (ncounts < 1 || ncounts > 8) rt::unsupported("doacross loops with more than 8 ordered dimensions");
-    for (unsigned i = 0; i < ncounts; ++i) dims[i] = rt::DoacrossDim{0, int64_t(counts[i]) - 1, 1};
+  DoacrossSpace(unsigned ncounts, const T* counts) : space(ncounts), dims(space.data()), n(int(ncounts)) {
+    for (unsigned i = 0; i < ncounts; ++i) space[i] = rt::DoacrossDim{0, int64_t(counts[i]) - 1, 1};
   }
 };
 

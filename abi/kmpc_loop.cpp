@@ -1,5 +1,6 @@
 // __kmpc_* entry points for worksharing loops, ordered and doacross.
 #include <type_traits>
+#include <vector>
 
 #include "abi/abi_types.hpp"
 #include "runtime/api.hpp"
@@ -76,10 +77,9 @@ BOBBIN_EXPORT void __kmpc_ordered(ident_t*, kmp_int32) { rt::ordered_begin(); }
 BOBBIN_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) { rt::ordered_end(); }
 
 BOBBIN_EXPORT void __kmpc_doacross_init(ident_t*, kmp_int32, kmp_int32 num_dims, const kmp_dim* dims) {
-  rt::DoacrossDim d[8];
-  if (num_dims > 8 || num_dims < 1) rt::unsupported("doacross loops with more than 8 ordered dimensions");
-  for (int i = 0; i < num_dims; ++i) d[i] = {dims[i].lo, dims[i].up, dims[i].st};
-  rt::doacross_init(num_dims, d);
+  std::vector<rt::DoacrossDim> d(std::size_t(num_dims > 0 ? num_dims : 0));
+  for (int i = 0; i < num_dims; ++i) d[std::size_t(i)] = {dims[i].lo, dims[i].up, dims[i].st};
+  rt::doacross_init(num_dims, d.data());
 }
 BOBBIN_EXPORT void __kmpc_doacross_wait(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_wait(vec); }
 BOBBIN_EXPORT void __kmpc_doacross_post(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_post(vec); }

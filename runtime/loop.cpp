@@ -185,6 +185,8 @@ static void leave_ring(LoopBuffer* buf) {
   if (buf->left.fetch_add(1, memory_order_acq_rel) == buf->nthreads - 1) {
     delete[] buf->dep_flags;
     buf->dep_flags = nullptr;
+    delete[] buf->dep_dims;
+    buf->dep_dims = nullptr;
     buf->left.store(0, memory_order_relaxed);
     buf->state.store(0, memory_order_relaxed);
     buf->instance.fetch_add(DispatchRing::kRing, memory_order_release);
@@ -353,17 +355,18 @@ void dispatch_iteration_done() {
 
 void doacross_init(int ndims, const DoacrossDim* dims) {
   Thread* t = current_thread_fast();
-  if (ndims < 1 || ndims > 8) unsupported("doacross loops with more than 8 ordered dimensions");
+  if (ndims < 1) fatal("a doacross loop with %d ordered dimensions", ndims);
   LoopBuffer* buf = enter_ring(t);
   if (claim_setup(buf)) {
     uint64_t total = 1;
+    buf->dep_dims = new LoopBuffer::DepDim[std::size_t(ndims)];
     for (int d = 0; d < ndims; ++d) {
-      buf->dep_lo[d] = dims[d].lower;
-      buf->dep_hi[d] = dims[d].upper;
-      buf->dep_st[d] = dims[d].stride ? dims[d].stride : 1;
-      LoopBounds lb{dims[d].lower, dims[d].upper, buf->dep_st[d], false, 8};
-      buf->dep_extent[d] = trip_count(lb);
-      total *= buf->dep_extent[d] ? buf->dep_extent[d] : 1;
+      LoopBuffer::DepDim& dd = buf->dep_dims[d];
+      dd.lo = dims[d].lower;
+      dd.st = dims[d].stride ? dims[d].stride : 1;
+      LoopBounds lb{dims[d].lower, dims[d].upper, dd.st, false, 8};
+      dd.extent = trip_count(lb);
+      total *= dd.extent ? dd.extent : 1;
     }
     buf->dep_ndims = ndims;
     buf->nthreads = t->team->nthreads;
@@ -378,11 +381,12 @@ void doacross_init(int ndims, const DoacrossDim* dims) {
 static bool flat_index(const LoopBuffer* buf, const int64_t* vec, uint64_t* out) {
   uint64_t idx = 0;
   for (int d = 0; d < buf->dep_ndims; ++d) {
-    int64_t off = vec[d] - buf->dep_lo[d];
-    if (off % buf->dep_st[d] != 0) return false;
-    int64_t k = off / buf->dep_st[d];
-    if (k < 0 || uint64_t(k) >= buf->dep_extent[d]) return false;  // outside the space: no dependence
-    idx = idx * buf->dep_extent[d] + uint64_t(k);
+    const LoopBuffer::DepDim& dd = buf->dep_dims[d];
+    int64_t off = vec[d] - dd.lo;
+    if (off % dd.st != 0) return false;
+    int64_t k = off / dd.st;
+    if (k < 0 || uint64_t(k) >= dd.extent) return false;  // outside the space: no dependence
+    idx = idx * dd.extent + uint64_t(k);
   }
   *out = idx;
   return true;

@@ -27,11 +27,16 @@ struct alignas(kCacheLine) LoopBuffer {
   alignas(kCacheLine) Atomic<uint64_t> ordered_next{0};  // next iteration allowed into `ordered`
   WaitWord ordered_ww;
   Atomic<int> left{0};                            // threads that have left the loop
-  // Doacross: one flag word per iteration (null when not a doacross loop).
+  // Doacross: one flag word per iteration (null when not a doacross loop),
+  // and each ordered dimension's lower bound, step and extent (any number of
+  // dimensions: gcc passes every one of ordered(n), 61 in libgomp's tests).
+  struct DepDim {
+    int64_t lo, st;
+    uint64_t extent;
+  };
   Atomic<uint32_t>* dep_flags = nullptr;
+  DepDim* dep_dims = nullptr;
   int dep_ndims = 0;
-  int64_t dep_lo[8], dep_hi[8], dep_st[8];
-  uint64_t dep_extent[8];
   WaitWord dep_ww;
   WaitWord ready_ww;  // waits for `instance` and `state`
 };

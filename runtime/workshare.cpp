@@ -165,7 +165,13 @@ bool workshare_end(WorkshareWait wait) {
 void doacross_wait_each(int64_t first, int64_t (*next)(void* ctx), void* ctx) {
   LoopBuffer* buf = current_thread_fast()->cursor.dep_buf;
   if (!buf) return;  // not in a doacross loop: nothing to wait for
-  int64_t vec[8];
+  int64_t small[8];
+  std::vector<int64_t> large;
+  int64_t* vec = small;
+  if (buf->dep_ndims > 8) {
+    large.resize(std::size_t(buf->dep_ndims));
+    vec = large.data();
+  }
   vec[0] = first;
   for (int d = 1; d < buf->dep_ndims; ++d) vec[d] = next(ctx);
   doacross_wait(vec);
