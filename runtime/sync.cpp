@@ -4,7 +4,7 @@
 // clang's 8-byte omp_lock_t has room to spare): 0 free, 1 held, 2 held with
 // waiters that may be parked. A nestable lock is two words (8 bytes, what
 // clang gives omp_nest_lock_t; libgomp's 16 have room to spare): word 0 is
-// the owner's global thread id + 1, with bit 31 set while waiters may be
+// the owning task's id (below), with bit 31 set while waiters may be
 // parked, and word 1 the nesting count, which only the owner touches.
 //
 // Lock protocol (the classic three-state futex mutex, with the parking lot
@@ -32,6 +32,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/help.hpp"
+#include "runtime/task.hpp"
 #include "runtime/team.hpp"
 #include "ult/log.hpp"
 #include "ult/parking_lot.hpp"
@@ -169,7 +170,14 @@ void lock_wake(void* lock) { ult::unpark_on(word(lock), 1); }
 bool lock_test(void* lock) { return try_acquire(word(lock)); }
 
 // Nestable locks. Same protocol as the simple lock, with the owner's id in
-// place of "1" and the waiters bit in place of "2".
+// place of "1" and the waiters bit in place of "2". The owner is a task, not
+// a thread (OpenMP 3.0 on; spec 5.2 section 18.9): a new implicit task (even a
+// serialized region's, on the same thread) or an explicit task does not own
+// its creator's lock, so omp_test_nest_lock gives 0 there and
+// omp_set_nest_lock waits. A task's id is drawn from a 31-bit counter at its
+// first nestable-lock call; ids repeat only after 2^31 tasks have drawn one,
+// which could confuse a task with another that still holds a lock after all
+// of them: accepted.
 namespace {
 constexpr uint32_t kWaiters = 0x80000000u;
 
@@ -180,7 +188,20 @@ struct NestWords {
 static_assert(sizeof(NestWords) == 8, "a nestable lock must fit clang's 8-byte omp_nest_lock_t");
 
 NestWords* nest(void* lock) { return static_cast<NestWords*>(lock); }
-uint32_t self_id() { return uint32_t(current_thread_fast()->gtid + 1) & ~kWaiters; }
+Atomic<uint32_t> g_next_lock_owner{0};
+
+uint32_t self_id() {
+  Task* t = current_thread_fast()->current_task;
+  if (t->lock_owner == 0) {
+    uint32_t id;
+    do {
+      // relaxed: only uniqueness matters, no data is published with the id.
+      id = (g_next_lock_owner.fetch_add(1, memory_order_relaxed) + 1) & ~kWaiters;
+    } while (id == 0);
+    t->lock_owner = id;
+  }
+  return t->lock_owner;
+}
 
 bool nest_try(NestWords* l, uint32_t me) {
   uint32_t expect = 0;

@@ -58,6 +58,10 @@ struct alignas(kCacheLine) Task {
   DepDomain* domain = nullptr;  // dependences among this task's children (lazy)
   TaskGroup* running_group = nullptr;  // innermost taskgroup while this task runs (its stack of groups)
   uint32_t depth = 0;           // 0 for implicit tasks
+  // Who this task is to the nestable locks it owns (sync.cpp), given at its
+  // first nestable-lock call; 0 until then. Written and read only by the
+  // thread executing the task.
+  uint32_t lock_owner = 0;
   int priority = 0;
   int priority_offset = -1;     // see TaskSpec
   int affinity_list = -1;       // task list chosen from an affinity clause, -1 if none
