@@ -85,18 +85,14 @@ BOBBIN_EXPORT void __kmpc_free(kmp_int32, void* p, omp_allocator_handle_t) { rt:
 // ---- libomp's kmp_malloc family: malloc-like, from omp_default_mem_alloc ----
 
 BOBBIN_EXPORT void* kmp_malloc(size_t size) { return rt::mem_alloc(size, 0, omp_default_mem_alloc); }
-BOBBIN_EXPORT void* kmp_aligned_malloc(size_t size, size_t align) {
-  return rt::mem_alloc(size, align, omp_default_mem_alloc);
-}
+BOBBIN_EXPORT void* kmp_aligned_malloc(size_t size, size_t align) { return rt::mem_aligned_malloc(size, align); }
 BOBBIN_EXPORT void* kmp_calloc(size_t n, size_t size) { return rt::mem_calloc(n, size, 0, omp_default_mem_alloc); }
 BOBBIN_EXPORT void* kmp_realloc(void* p, size_t size) {
   return rt::mem_realloc(p, size, omp_default_mem_alloc, omp_null_allocator);
 }
 BOBBIN_EXPORT void kmp_free(void* p) { rt::mem_free(p); }
 BOBBIN_EXPORT void* kmpc_malloc(size_t size) { return rt::mem_alloc(size, 0, omp_default_mem_alloc); }
-BOBBIN_EXPORT void* kmpc_aligned_malloc(size_t size, size_t align) {
-  return rt::mem_alloc(size, align, omp_default_mem_alloc);
-}
+BOBBIN_EXPORT void* kmpc_aligned_malloc(size_t size, size_t align) { return rt::mem_aligned_malloc(size, align); }
 BOBBIN_EXPORT void* kmpc_calloc(size_t n, size_t size) { return rt::mem_calloc(n, size, 0, omp_default_mem_alloc); }
 BOBBIN_EXPORT void* kmpc_realloc(void* p, size_t size) {
   return rt::mem_realloc(p, size, omp_default_mem_alloc, omp_null_allocator);

@@ -263,7 +263,9 @@ bool reserve_pool(Allocator* a, std::size_t size) {
   if (a->pool_size == kNoPool) return true;
   std::size_t used = a->pool_used.load(memory_order_relaxed);
   do {
-    if (size > a->pool_size - used) return false;
+    // used can exceed the pool for a moment while omp_realloc gives its
+    // block's share back (mem_realloc).
+    if (used > a->pool_size || size > a->pool_size - used) return false;
   } while (!a->pool_used.compare_exchange_weak(used, used + size, memory_order_relaxed, memory_order_relaxed));
   return true;
 }
@@ -592,15 +594,25 @@ void* mem_alloc(std::size_t size, std::size_t align, AllocatorHandle a) {
   return allocate(size, align, a, align ? "omp_aligned_alloc" : "omp_alloc");
 }
 
+void* mem_aligned_malloc(std::size_t size, std::size_t align) {
+  if (align != 0 && !is_power_of_two(align)) {
+    errno = EINVAL;
+    return nullptr;
+  }
+  return mem_alloc(size, align, omp_default_mem_alloc);
+}
+
 void* mem_calloc(std::size_t n, std::size_t size, std::size_t align, AllocatorHandle a) {
   if (n == 0 || size == 0) return nullptr;
   const char* routine = align ? "omp_aligned_calloc" : "omp_calloc";
-  if (size > SIZE_MAX / n) fatal("%s: %zu elements of %zu bytes do not fit in memory", routine, n, size);
-  void* p = allocate(n * size, align, a, routine);
+  // A product that does not fit is a size no allocator can give: the
+  // fallback trait decides (null, or abort naming the size as too large).
+  std::size_t bytes = size > SIZE_MAX / n ? SIZE_MAX : n * size;
+  void* p = allocate(bytes, align, a, routine);
   if (p) {
     Header* h = static_cast<Header*>(p) - 1;
     // Fresh mappings are already zero; malloc's memory is not.
-    if (!h->mapped) memset(p, 0, n * size);
+    if (!h->mapped) memset(p, 0, bytes);
   }
   return p;
 }
@@ -616,7 +628,16 @@ void* mem_realloc(void* p, std::size_t size, AllocatorHandle a, AllocatorHandle)
   AllocatorHandle target = a != omp_null_allocator ? a
                            : old->owner->predefined ? AllocatorHandle(old->owner - g_predefined)
                                                     : reinterpret_cast<AllocatorHandle>(old->owner);
+  // Into the block's own allocator: the old block's share of a pool is
+  // free for the new one (the old block goes), as realloc grows a block
+  // in place; it is taken back at once, and the free below returns it.
+  Allocator* owner = old->owner;
+  bool same_pool = owner->pool_size != kNoPool &&
+                   target == (owner->predefined ? AllocatorHandle(owner - g_predefined)
+                                                : reinterpret_cast<AllocatorHandle>(owner));
+  if (same_pool) release_pool(owner, old->size);
   void* q = allocate(size, 0, target, "omp_realloc");
+  if (same_pool) owner->pool_used.fetch_add(old->size, memory_order_relaxed);
   if (!q) return nullptr;  // the old block stays
   memcpy(q, p, old->size < size ? old->size : size);
   mem_free(p);

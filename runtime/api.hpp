@@ -358,6 +358,10 @@ void* mem_calloc(std::size_t n, std::size_t size, std::size_t align, AllocatorHa
 // `free_a` is ignored: the block's header names its allocator.
 void* mem_realloc(void* p, std::size_t size, AllocatorHandle a, AllocatorHandle free_a);
 void mem_free(void* p);
+// libomp's kmp_aligned_malloc: posix_memalign's contract, so an alignment
+// that is not a power of two gives null with errno EINVAL (omp_aligned_alloc's
+// caller breaks a precondition there, and is stopped).
+void* mem_aligned_malloc(std::size_t size, std::size_t align);
 
 // ---- displays (display.cpp) -----------------------------------------------------
 
