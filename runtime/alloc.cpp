@@ -581,7 +581,7 @@ void destroy_allocator(AllocatorHandle h) {
 
 void set_default_allocator(AllocatorHandle h) {
   if (h != omp_null_allocator) resolve(h, "omp_set_default_allocator");  // reject a bad handle now
-  current_thread_fast()->icv.def_allocator = h;
+  writable_icvs(current_thread_fast()).def_allocator = h;
 }
 
 AllocatorHandle default_allocator() {

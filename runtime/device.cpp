@@ -38,7 +38,7 @@ void warn_if_tool_requested() {
 int num_devices() { return 0; }
 int initial_device() { return num_devices(); }
 int device_num() { return initial_device(); }
-void set_default_device(int device) { current_thread_fast()->icv.default_device = device; }
+void set_default_device(int device) { writable_icvs(current_thread_fast()).default_device = device; }
 int default_device() { return current_thread_fast()->icv.default_device; }
 
 int control_tool(int, int, void*) { return omp_control_tool_notool; }

@@ -187,6 +187,7 @@ void execute(Thread* th, Task* t) {
   t->running = true;
   if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
   t->running = false;
+  task_end_icvs(th, t);
   th->current_task = prev;
   if (t->requeued) {
     t->requeued = false;
@@ -475,6 +476,7 @@ void task_end_undeferred(void* payload) {
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
   t->running = false;
+  task_end_icvs(th, t);
   th->current_task = t->parent;
   // An untied if(0) task that stopped at a scheduling point: it is
   // undeferred, so its remaining parts run here before the construct returns.
@@ -484,6 +486,7 @@ void task_end_undeferred(void* payload) {
     t->running = true;
     t->run(payload, th->gtid);
     t->running = false;
+    task_end_icvs(th, t);
     th->current_task = t->parent;
   }
   if (t->cleanup) t->cleanup(payload, th->gtid);

@@ -797,16 +797,16 @@ int team_size(int lvl) {
 }
 
 void set_num_threads(int n) {
-  if (n > 0) current_thread_fast()->icv.nthreads = n;
+  if (n > 0) writable_icvs(current_thread_fast()).nthreads = n;
 }
-void set_dynamic(bool on) { current_thread_fast()->icv.dynamic = on; }
+void set_dynamic(bool on) { writable_icvs(current_thread_fast()).dynamic = on; }
 bool get_dynamic() { return current_thread_fast()->icv.dynamic; }
 void set_max_active_levels(int n) {
-  if (n >= 0) current_thread_fast()->icv.max_active_levels = n;
+  if (n >= 0) writable_icvs(current_thread_fast()).max_active_levels = n;
 }
 int get_max_active_levels() { return current_thread_fast()->icv.max_active_levels; }
 int supported_active_levels() { return INT_MAX; }
-void set_schedule(Schedule s) { current_thread_fast()->icv.sched = s; }
+void set_schedule(Schedule s) { writable_icvs(current_thread_fast()).sched = s; }
 Schedule get_schedule() { return current_thread_fast()->icv.sched; }
 
 double wtime() {

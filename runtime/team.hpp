@@ -91,6 +91,9 @@ struct alignas(kCacheLine) Thread {
   int next_nested_mode = 0;  // bobbin_set_nested_mode(..., next_only): for the next region only
   std::vector<Binding> bindings_scratch;  // fork's place assignment, reused
   int ctx_depth = 0;         // contexts saved on this thread (enter_team/restore)
+  // The ICVs explicit tasks running on this thread replaced, innermost last
+  // (icv.cpp); this thread only.
+  std::vector<std::pair<Task*, Icvs>> icv_saves;
   // What this thread waits for in the runtime, for the watchdog's report
   // (progress.cpp); null while it runs. This thread writes, the monitor reads.
   Atomic<const char*> waiting_for{nullptr};
@@ -205,5 +208,11 @@ inline Thread* current_thread_fast() {
   Thread* t = f ? static_cast<Thread*>(f->user()) : nullptr;
   return t ? t : current_thread();
 }
+
+// ICVs belong to a task's data environment (icv.cpp): what an omp_set_*
+// routine writes, the thread's ICVs once the task running there has saved
+// them; task_end_icvs puts them back when that task's routine returns.
+Icvs& writable_icvs(Thread* th);
+void task_end_icvs(Thread* th, Task* t);
 
 }  // namespace bobbin::rt
