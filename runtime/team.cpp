@@ -900,8 +900,7 @@ void set_num_teams(int n) {
 int get_max_teams() {
   int v = g_nteams_var.load(memory_order_relaxed);
   if (v > 0) return v;
-  int e = settings().num_teams;
-  return e > 0 ? e : INT_MAX;
+  return std::max(settings().num_teams, 0);  // 0: nteams-var's initial value (spec 5.2 table 2.1)
 }
 void set_teams_thread_limit(int n) {
   if (n > 0) g_teams_limit_var.store(n, memory_order_relaxed);
