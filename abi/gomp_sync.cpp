@@ -46,10 +46,10 @@ BOBBIN_EXPORT void GOMP_scope_start(uintptr_t* reductions) {
 // The error directive at execution (OpenMP 5.1). msglen is the message's
 // length, or kMsgNulTerminated for a C string.
 BOBBIN_EXPORT void GOMP_warning(const char* msg, size_t msglen) {
-  rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, false);
+  rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, false, true);
 }
 BOBBIN_EXPORT void GOMP_error(const char* msg, size_t msglen) {
-  rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, true);
+  rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, true, true);
 }
 
 // The allocate clause on private variables (gcc 12 emits these for

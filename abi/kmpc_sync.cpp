@@ -63,7 +63,7 @@ BOBBIN_EXPORT void __kmpc_end_scope(ident_t*, kmp_int32, void*) {}
 
 // The error directive at execution time: severity 1 warning, 2 fatal.
 BOBBIN_EXPORT void __kmpc_error(ident_t*, int severity, const char* message) {
-  rt::error_directive(message, message ? strlen(message) : 0, severity == 2);
+  rt::error_directive(message, message ? strlen(message) : 0, severity == 2, false);
 }
 
 // The lock routines in their kmpc spelling (what libomp's omp_*_lock call;

@@ -515,8 +515,11 @@ void atomic_fallback_end();
 void* mem_alloc_clause(std::size_t size, std::size_t align, AllocatorHandle a);
 
 // The error directive at execution time: prints `msg` (`len` bytes; null: no
-// message); `fatal` then ends the program.
-void error_directive(const char* msg, std::size_t len, bool fatal);
+// message); `fatal` then ends the program. The line is what the program's
+// own runtime prints, since scripts and test harnesses match it: Bobbin's
+// warning line, or for gcc's calls (`libgomp_spelling`) libgomp's
+// "libgomp: error directive encountered: msg" and a blank line.
+void error_directive(const char* msg, std::size_t len, bool fatal, bool libgomp_spelling);
 
 // Tasks whose body is fn(copy of a data block) (task_closure.cpp).
 struct ClosureTask {

@@ -301,10 +301,17 @@ void* mem_alloc_clause(std::size_t size, std::size_t align, AllocatorHandle a) {
   return p;
 }
 
-void error_directive(const char* msg, std::size_t len, bool fatal_error) {
+void error_directive(const char* msg, std::size_t len, bool fatal_error, bool libgomp_spelling) {
   const char* what = fatal_error ? "fatal error: error directive encountered" : "error directive encountered";
-  if (msg) warn("%s: %.*s", what, int(len), msg);
-  else warn("%s", what);
+  if (libgomp_spelling) {
+    fflush(stdout);
+    if (msg) fprintf(stderr, "libgomp: %s: %.*s\n\n", what, int(len), msg);
+    else fprintf(stderr, "libgomp: %s\n\n", what);
+  } else if (msg) {
+    warn("%s: %.*s", what, int(len), msg);
+  } else {
+    warn("%s", what);
+  }
   if (!fatal_error) return;
   // Spec 10.1: the program stops. _Exit rather than exit: atexit handlers and
   // static destructors must not run while other threads are in the region.
