@@ -27,12 +27,16 @@
 //
 // Rejected: a size-class pool per allocator (as libomp's bget). malloc is
 // already a good general allocator; pool_size is a budget, which one counter
-// enforces. Counting headers and padding against the pool was rejected too: a
-// pool of N bytes holds blocks totalling N bytes, as a user would expect.
+// enforces. Each block's header counts against the pool with the block (not
+// the alignment padding): both libomp and libgomp charge their overhead, and
+// their tests pin it down (LLVM's omp_alloc_null_fb: two 1 MiB blocks do not
+// both fit in a 2 MiB pool). Counting the bytes asked for alone was tried
+// first; a pool of N bytes then held blocks totalling exactly N.
 //
-// Invariant P: an allocator's pool_used is the sum of the sizes of its live
-// blocks and never exceeds pool_size (reserved by CAS before the memory is
-// obtained, returned on failure and on free).
+// Invariant P: an allocator's pool_used is the sum over its live blocks of
+// their sizes plus kPoolOverhead each, and never exceeds pool_size (reserved
+// by CAS before the memory is obtained, returned on failure and on free;
+// omp_realloc may pass it for a moment, see mem_realloc).
 
 #include <cerrno>
 #include <cinttypes>
@@ -259,8 +263,13 @@ void partition_pages(const Allocator* a, void* base, std::size_t len) {
 
 enum class Failure { None, Pool, Memory, Pin, Overflow };
 
+// What a block of `size` bytes takes from its allocator's pool: the header too.
+constexpr std::size_t kPoolOverhead = sizeof(Header);
+
 bool reserve_pool(Allocator* a, std::size_t size) {
   if (a->pool_size == kNoPool) return true;
+  if (size > SIZE_MAX - kPoolOverhead) return false;
+  size += kPoolOverhead;
   std::size_t used = a->pool_used.load(memory_order_relaxed);
   do {
     // used can exceed the pool for a moment while omp_realloc gives its
@@ -271,7 +280,7 @@ bool reserve_pool(Allocator* a, std::size_t size) {
 }
 
 void release_pool(Allocator* a, std::size_t size) {
-  if (a->pool_size != kNoPool) a->pool_used.fetch_sub(size, memory_order_relaxed);
+  if (a->pool_size != kNoPool) a->pool_used.fetch_sub(size + kPoolOverhead, memory_order_relaxed);
 }
 
 void release_ref(Allocator* a) {
@@ -637,7 +646,7 @@ void* mem_realloc(void* p, std::size_t size, AllocatorHandle a, AllocatorHandle)
                                                 : reinterpret_cast<AllocatorHandle>(owner));
   if (same_pool) release_pool(owner, old->size);
   void* q = allocate(size, 0, target, "omp_realloc");
-  if (same_pool) owner->pool_used.fetch_add(old->size, memory_order_relaxed);
+  if (same_pool) owner->pool_used.fetch_add(old->size + kPoolOverhead, memory_order_relaxed);
   if (!q) return nullptr;  // the old block stays
   memcpy(q, p, old->size < size ? old->size : size);
   mem_free(p);
