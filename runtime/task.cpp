@@ -372,7 +372,17 @@ bool run_one_task(Thread* th) {
   int own = own_list_index(th);
   if (!t) t = static_cast<Task*>(tt->lists[std::size_t(own)].pop_bottom_if(allowed));
   if (!t) t = steal(th, tt, self, own, root);
-  if (!t) return false;
+  if (!t) {
+    // Nothing this thread may run, though the lists may hold tasks: a tied
+    // task's wait runs only its own descendants, and the tasks queued may be
+    // those of team-mates whose fibers wait behind this one on the same
+    // worker (a nested team larger than its gang). help_until wakes on any
+    // visible task and would spin here without giving the worker up; let
+    // them run first.
+    ult::Worker* w = ult::Worker::current();
+    if (root && w && w->ready_count() > 0) ult::Worker::yield();
+    return false;
+  }
   execute(th, t);
   return true;
 }
