@@ -50,7 +50,12 @@ void kmp_set_blocktime(int ms) {
   if (g_library.load(std::memory_order_relaxed) != 2) apply_wait_settings();
 }
 
+// What idle threads do: OMP_WAIT_POLICY decides over the block time
+// (settings.cpp, worker_spin_ns), so passive reports 0 and active INT_MAX,
+// as libomp reports them.
 int kmp_blocktime() {
+  if (settings().wait_policy == 2) return 0;
+  if (settings().wait_policy == 1) return INT_MAX;
   int64_t us = settings().blocktime_us;
   return us / 1000 > INT_MAX ? INT_MAX : int(us / 1000);
 }
