@@ -12,9 +12,11 @@ using namespace bobbin::abi;
 
 namespace {
 
+// A null routine is an empty task: libomp 14's 'taskwait depend(...) nowait'
+// codegen allocates one and gives it only the dependences.
 void run_task(void* payload, int gtid) {
   auto* t = static_cast<kmp_task_t*>(payload);
-  t->routine(gtid, t);
+  if (t->routine) t->routine(gtid, t);
 }
 
 // The compiler's destructors thunk: the runtime runs it once the body has
