@@ -40,8 +40,13 @@ namespace bobbin::rt {
 
 namespace {
 
-sched::Placement g_placement;
-std::unique_ptr<sched::StealPolicy> g_policy;
+// Leaked for the same reason as g_policy below.
+sched::Placement& g_placement = *new sched::Placement;
+// Never destroyed, as the places tables: workers are not joined at exit, and
+// members of an outermost team may still be looking for tasks (stealing,
+// which records in the policy) when the master leaves the last join and the
+// program's static destructors run (ThreadSanitizer, tsan_task_*).
+sched::StealPolicy* g_policy = nullptr;
 bool g_steal_half = false;
 int g_max_priority = 0;
 // When a new task runs at once (undeferred) instead of being queued; see
@@ -254,7 +259,7 @@ void tasking_init() {
   }
   g_placement = sched::make_placement(*topo, level);
   task_memory_place(g_placement.numa_of_worker_core);
-  g_policy = sched::make_policy_from_env();
+  g_policy = sched::make_policy_from_env().release();
   g_policy->attach(g_placement);
   if (const char* v = getenv("BOBBIN_STEAL_AMOUNT")) {
     if (!strcmp(v, "half")) g_steal_half = true;
