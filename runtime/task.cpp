@@ -63,9 +63,19 @@ int clamp_priority(int p) { return p < 0 ? 0 : p > g_max_priority ? g_max_priori
 
 std::size_t header_size() { return (sizeof(Task) + kPayloadAlign - 1) / kPayloadAlign * kPayloadAlign; }
 
+// The thief index of the calling worker: each thief's policy state (victim
+// history, random generator) is written by its own thread only. Pool
+// workers count up from 0 and workers outside the pool (spares, adopted
+// program threads; ids from ult::Worker::kMaxWorkers up) count down from
+// the top, so the two never share a slot while they number at most
+// kMaxThieves together. (id % kMaxThieves gave the first spare worker 0's
+// slot: ThreadSanitizer, tsan_stress_nested_tasks.)
 int current_worker_id() {
   ult::Worker* w = ult::Worker::current();
-  return w ? w->id() % sched::StealPolicy::kMaxThieves : 0;
+  if (!w) return 0;
+  constexpr int kThieves = sched::StealPolicy::kMaxThieves;
+  if (w->in_pool()) return w->id() % kThieves;
+  return kThieves - 1 - (w->id() - ult::Worker::kMaxWorkers) % kThieves;
 }
 
 TeamTasks* team_tasks(Team* team) {
