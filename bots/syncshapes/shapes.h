@@ -128,6 +128,36 @@ static inline void state_destroy(team_state *s, int n) {
   }
 }
 
+/* One nested region of `inner` threads (the caller sets dyn-var false)
+   whose members meet at an omp barrier, then `rounds` times by `shape`.
+   Returns 0 when the team had `inner` threads and every member took part in
+   every round. The omp barrier first makes members parked in the runtime
+   ready while another one already waits in user code. */
+static inline int shape_region(int shape, int inner, int rounds) {
+  team_state *s = (team_state *)malloc(sizeof *s);
+  int bad = 0;
+  state_init(s, inner);
+#pragma omp parallel num_threads(inner) shared(s, bad)
+  {
+    int me = omp_get_thread_num(), n = omp_get_num_threads(), local = 0;
+    if (n != inner) {
+#pragma omp atomic write
+      bad = 1;
+    }
+#pragma omp barrier
+    if (n == inner)
+      for (int r = 1; r <= rounds; r++) {
+        sync_round(shape, s, me, n, r, &local);
+#pragma omp atomic
+        s->sum += r;
+      }
+  }
+  if (s->sum != (long)inner * rounds * (rounds + 1) / 2) bad = 1;
+  state_destroy(s, inner);
+  free(s);
+  return bad;
+}
+
 static inline int shape_by_name(const char *name) {
   for (int i = 0; i < SHAPES; i++)
     if (strcmp(name, kShapes[i]) == 0) return i;

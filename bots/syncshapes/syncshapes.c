@@ -19,31 +19,6 @@
 
 enum { ROUNDS = 20 };
 
-static int one_region(int shape, int inner) {
-  team_state *s = malloc(sizeof *s);
-  int bad = 0;
-  state_init(s, inner);
-#pragma omp parallel num_threads(inner) shared(s, bad)
-  {
-    int me = omp_get_thread_num(), n = omp_get_num_threads(), local = 0;
-    if (n != inner) {
-#pragma omp atomic write
-      bad = 1;
-    }
-#pragma omp barrier
-    if (n == inner)
-      for (int r = 1; r <= ROUNDS; r++) {
-        sync_round(shape, s, me, n, r, &local);
-#pragma omp atomic
-        s->sum += r;
-      }
-  }
-  if (s->sum != (long)inner * ROUNDS * (ROUNDS + 1) / 2) bad = 1;
-  state_destroy(s, inner);
-  free(s);
-  return bad;
-}
-
 int main(int argc, char **argv) {
   static const long presets[3] = {10, 40, 160};
   long regions = bench_size_arg(argc, argv, 1, presets, presets[0], "R");
@@ -69,7 +44,7 @@ int main(int argc, char **argv) {
 #pragma omp parallel num_threads(outer) reduction(| : bad)
     {
       if (omp_get_num_threads() != outer) bad = 1;
-      for (long r = 0; r < regions; r++) bad |= one_region(shape, inner);
+      for (long r = 0; r < regions; r++) bad |= shape_region(shape, inner, ROUNDS);
     }
     double t = bench_now() - t0;
     char row[64];

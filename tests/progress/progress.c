@@ -29,46 +29,6 @@ static void on_alarm(int sig) {
   _exit(3);
 }
 
-#define FAIL(...)                     \
-  do {                                \
-    fprintf(stderr, "FAIL: ");        \
-    fprintf(stderr, __VA_ARGS__);     \
-    fprintf(stderr, "\n");            \
-    exit(1);                          \
-  } while (0)
-
-/* One inner region; returns 0 when every member took part in every round. */
-static int inner_region(int inner) {
-  team_state *s = malloc(sizeof *s);
-  int bad = 0;
-  state_init(s, inner);
-#pragma omp parallel num_threads(inner) shared(s, bad)
-  {
-    int me = omp_get_thread_num(), n = omp_get_num_threads(), local = 0;
-    if (n != inner) {
-#pragma omp atomic write
-      bad = 1;
-    }
-    /* An omp barrier first: members parked in the runtime are then ready
-       while another one already waits in user code. */
-#pragma omp barrier
-    if (n == inner)
-      for (int r = 1; r <= g_rounds; r++) {
-        sync_round(g_shape, s, me, n, r, &local);
-#pragma omp atomic
-        s->sum += r;
-      }
-  }
-  long want = (long)inner * g_rounds * (g_rounds + 1) / 2;
-  if (!bad && s->sum != want) {
-    fprintf(stderr, "FAIL: %s: sum %ld, expected %ld\n", kShapes[g_shape], s->sum, want);
-    bad = 1;
-  }
-  state_destroy(s, inner);
-  free(s);
-  return bad;
-}
-
 static int parse_list(const char *arg, int *out, int max) {
   int n = 0;
   char *copy = strdup(arg), *save = NULL;
@@ -83,7 +43,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   g_shape = shape_by_name(argv[1]);
-  if (g_shape < 0) FAIL("unknown shape %s", argv[1]);
+  if (g_shape < 0) SHAPE_FAIL("unknown shape %s", argv[1]);
   int outers[8] = {1, 2, 4, 8}, inners[8] = {2, 3, 4, 8, 16}, no = 4, ni = 5;
   if (argc > 2) no = parse_list(argv[2], outers, 8);
   if (argc > 3) ni = parse_list(argv[3], inners, 8);
@@ -98,19 +58,19 @@ int main(int argc, char **argv) {
   for (int a = 0; a < no; a++)
     for (int b = 0; b < ni; b++) {
       int outer = outers[a], inner = inners[b];
-      if (inner > MAX_INNER) FAIL("inner team of %d (at most %d)", inner, MAX_INNER);
+      if (inner > MAX_INNER) SHAPE_FAIL("inner team of %d (at most %d)", inner, MAX_INNER);
       g_outer = outer;
       g_inner = inner;
       double t = omp_get_wtime();
 #pragma omp parallel num_threads(outer) reduction(| : bad)
       {
         if (omp_get_num_threads() != outer) bad |= 1;
-        for (int k = 0; k < 3; k++) bad |= inner_region(inner);
+        for (int k = 0; k < 3; k++) bad |= shape_region(g_shape, inner, g_rounds);
       }
       printf("%s outer %d x inner %d: %.3f s\n", kShapes[g_shape], outer, inner, omp_get_wtime() - t);
       fflush(stdout);
     }
-  if (bad) FAIL("%s: a team had the wrong size or missed a round", kShapes[g_shape]);
+  if (bad) SHAPE_FAIL("%s: a team had the wrong size or missed a round", kShapes[g_shape]);
   printf("ok: %s, %d x %d shapes, %.2f s\n", kShapes[g_shape], no, ni, omp_get_wtime() - t0);
   return 0;
 }
