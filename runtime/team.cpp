@@ -165,6 +165,21 @@ Icvs initial_icvs(const Settings& st) {
   return icv;
 }
 
+// fork() from the initial thread outside any region: the members of its
+// last outermost team may not have left that team yet (close_region lets the
+// master go first). They would never leave in the child, whose next region
+// would wait for them; so the fork waits for them here, as a join used to.
+void before_fork() {
+  ult::Fiber* f = ult::Worker::current_fiber();
+  Thread* me = f ? static_cast<Thread*>(f->user()) : nullptr;
+  if (!me || me != g_initial || me->team != &g_initial_team) return;
+  for (const std::unique_ptr<Team>& team : me->hot) {
+    // acquire: pairs with the members' acq_rel decrement.
+    if (team && team->join_pending.load(memory_order_acquire) != 0)
+      team->ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
+  }
+}
+
 // fork(): the child has only the forking thread. If that is the initial
 // thread outside any region (the usual case: a region, then fork, then
 // regions in the child), the pool forgets its other workers and the child's
@@ -190,7 +205,7 @@ void initialize() {
   progress_init();
   tasking_init();
   ult::Worker::ensure_pool(1, &pin_worker);
-  pthread_atfork(nullptr, nullptr, &after_fork_in_child);
+  pthread_atfork(&before_fork, nullptr, &after_fork_in_child);
 
   auto* t = new Thread;
   t->gtid = 0;
