@@ -447,6 +447,18 @@ const Row kRows[] = {
      },
      [](const Settings& st) { return std::string(st.nested_mode == 2 ? "steal" : "gang"); },
      "how nested parallel regions are scheduled: gang (no deadlock, no oversubscription) or steal", true},
+    {"BOBBIN_WIDE_TEAMS", "auto",
+     [](const std::string& v, Settings& st) {
+       if (v == "auto") st.wide_teams = 0;
+       else if (v == "threads") st.wide_teams = 1;
+       else if (v == "fibers") st.wide_teams = 2;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.wide_teams == 1 ? "threads" : st.wide_teams == 2 ? "fibers" : "auto"); },
+     "how an outermost team with more threads than processors runs: threads (a kernel thread each, as libomp), "
+     "fibers (on the workers), or auto (fibers unless the program has thread-local data of its own)",
+     true},
     {"OMP_GANG_SCHED", "BOBBIN_NESTED's value",
      [](const std::string& v, Settings& st) {
        bool on;

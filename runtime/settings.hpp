@@ -38,6 +38,7 @@ struct Settings {
   std::string proc_bind;             // OMP_PROC_BIND, raw (parsed by places.cpp)
   std::string kmp_affinity;          // KMP_AFFINITY, raw (mapped onto places by places.cpp)
   int nested_mode = 1;               // BOBBIN_NESTED / OMP_GANG_SCHED: 1 gang, 2 steal
+  int wide_teams = 0;                // BOBBIN_WIDE_TEAMS: 0 auto, 1 threads, 2 fibers
   int num_teams = 0;                 // OMP_NUM_TEAMS, 0 = unset
   int teams_thread_limit = 0;        // OMP_TEAMS_THREAD_LIMIT, 0 = unset
   int default_device = 0;            // OMP_DEFAULT_DEVICE (default-device-var)

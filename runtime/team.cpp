@@ -24,6 +24,7 @@
 #include "runtime/help.hpp"
 #include "runtime/places.hpp"
 #include "runtime/progress.hpp"
+#include "runtime/thread_local_data.hpp"
 
 #include <pthread.h>
 
@@ -291,10 +292,13 @@ void end_part(Team* team) {
 // single or loop that ends the region, so `parallel { single { tasks } }`
 // meets no other barrier), and the member would leave them all to their
 // creator. So a member waits, as at a barrier, until every thread has ended
-// its part too; except in a team with more threads than workers, where the
-// threads still in the body wait for a worker themselves and a waiting
-// member, rescheduled again and again, slows them more than it helps
-// (measured: nested's inner regions of 8 on 2 workers, 8% slower).
+// its part too; except in a nested team with more threads than workers,
+// where the threads still in the body wait for a worker themselves and a
+// waiting member, rescheduled again and again, slows them more than it
+// helps (measured: nested's inner regions of 8 on 2 workers, 8% slower).
+// At the first active level (an outermost team run as fibers) they wait:
+// a program whose thread 0 spins until its tasks have run elsewhere runs on
+// libomp, and must run here (task_if0_outlive, gcc build: it hung).
 void member_main(ult::Fiber* f) {
   auto* m = static_cast<Thread*>(f->user());
   Team* team = m->team;
@@ -302,7 +306,7 @@ void member_main(ult::Fiber* f) {
   display_affinity_if_enabled();
   invoke(team->body, m);
   end_part(team);
-  bool all_ended_first = team->nthreads <= ult::Worker::pool_size();
+  bool all_ended_first = team->nthreads <= ult::Worker::pool_size() || team->active_level == 1;
   help_until(
       m, [&] { return (!all_ended_first || team->end_pending.load(memory_order_acquire) == 0) && team_quiescent(team); },
       "the rest of its team at the end of the region");
@@ -406,6 +410,30 @@ Team* hot_team(Thread* me) {
   return me->hot[depth].get();
 }
 
+// Whether an outermost team of n threads runs as fibers on the workers
+// rather than on a kernel thread per OpenMP thread (BOBBIN_WIDE_TEAMS; the
+// decision is argued in scheduler/README.md): only a team wider than the
+// machine, and in auto mode only while no loaded module but the system's
+// and the runtimes' has thread-local data, since OpenMP threads that share
+// a kernel thread share its `threadprivate` and `__thread` variables.
+bool wide_team_as_fibers(int n) {
+  if (n <= g_num_procs) return false;
+  int mode = settings().wide_teams;
+  if (mode != 0) return mode == 2;
+  std::string module;
+  bool tls = program_has_thread_local_data(&module);
+  static Atomic<int> said{-1};  // what OMP_DISPLAY_ENV=verbose last reported
+  if (settings().display_env == "verbose" && said.exchange(tls ? 1 : 0, memory_order_relaxed) != (tls ? 1 : 0)) {
+    if (tls)
+      warn("an outermost team of %d threads on %d processors runs a kernel thread per OpenMP thread: %s has "
+           "thread-local data",
+           n, g_num_procs, module.c_str());
+    else
+      warn("an outermost team of %d threads on %d processors runs as fibers on the workers", n, g_num_procs);
+  }
+  return !tls;
+}
+
 // `threads_reserved`: what the fork took from OMP_THREAD_LIMIT's count, which
 // close_region gives back.
 Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0) {
@@ -415,7 +443,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   // acquire: pairs with their acq_rel decrement; they notify after it.
   if (team->join_pending.load(memory_order_acquire) != 0)
     team->ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
-  keep_or_set(team->outermost, n > 1 && me == g_initial && only_serial_above(me));
+  keep_or_set(team->outermost, n > 1 && me == g_initial && only_serial_above(me) && !wide_team_as_fibers(n));
   keep_or_set(team->league_num, 0);
   keep_or_set(team->league_size, 1);
   keep_or_set(team->gang_key, uint64_t(0));
@@ -667,6 +695,14 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     keep_initial_thread_apart(ult::Worker::pool_size());
   }
   // Another tree's members need a dedicated worker (outside_initial_tree).
+  // An outermost team run as fibers: on every worker of the machine, member
+  // i queued on worker i mod the pool's size (still movable), so each worker
+  // starts its share at once. Queued on the creator's worker alone, as a
+  // nested team's are, the members all started there whenever the master
+  // reached a scheduling point before the other workers looked (a new
+  // worker's thread takes a while to start), and then stayed there.
+  bool wide_fibers = n > 1 && !nested && !team->outermost && me == g_initial;
+  if (wide_fibers && ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
@@ -690,6 +726,9 @@ Team* open_region(Thread* me, const ForkRequest& req) {
       place_worker->submit(&m->fiber);
     } else if (ult::Worker* spare = own_threads ? ult::Worker::take_spare() : nullptr) {
       spare->submit(&m->fiber);
+    } else if (wide_fibers && !pool_only) {
+      ult::Worker::at(i % ult::Worker::pool_size())->submit(&m->fiber);
+      queued_movable = true;
     } else {
       sched::spread(&m->fiber, here);
       queued_movable = true;

@@ -44,8 +44,9 @@ class alignas(kCacheLine) TaskList {
   // the deque's top; null if none is accepted.
   template <class Accept>
   void* pop_top_if(Accept accept);
-  // pop_bottom restricted likewise: the deque's bottom item if accepted; if
-  // the deque is empty, the smallest accepted key.
+  // pop_bottom restricted likewise: the newest accepted item of the deque
+  // (scanning from the bottom up, so that accepted items under a newer one
+  // that is not accepted are found); if none, the smallest accepted key.
   template <class Accept>
   void* pop_bottom_if(Accept accept);
 
@@ -108,15 +109,17 @@ template <class Accept>
 void* TaskList::pop_bottom_if(Accept accept) {
   if (size() == 0) return nullptr;
   SpinGuard g(lock_);
-  if (top_ == bottom_) {
-    std::size_t k = min_accepted(accept);
-    return k != heap_.size() ? take_keyed(k) : nullptr;
+  for (std::size_t i = bottom_; i != top_; --i) {
+    void* item = at(i - 1);
+    if (!accept(item)) continue;
+    // Close the gap by shifting the newer items down by one.
+    for (std::size_t j = i - 1; j + 1 != bottom_; ++j) ring_[j & (ring_.size() - 1)] = at(j + 1);
+    --bottom_;
+    update_size();
+    return item;
   }
-  void* item = at(bottom_ - 1);
-  if (!accept(item)) return nullptr;
-  --bottom_;
-  update_size();
-  return item;
+  std::size_t k = min_accepted(accept);
+  return k != heap_.size() ? take_keyed(k) : nullptr;
 }
 
 }  // namespace bobbin::sched

@@ -1,15 +1,21 @@
 /* The first active region opened inside inactive ones (parallel if(0),
    num_threads(1): a library's parallel loop called from a conditionally
-   parallel caller). It is the only active level, so each of its threads has
-   a kernel thread of its own, as at the top level: __thread variables and
+   parallel caller). It is the only active level and the program has
+   thread-local data, so each of its threads has a kernel thread of its own,
+   as at the top level, even when the team is wider than the machine
+   (BOBBIN_WIDE_TEAMS=auto; par_wide_teams.c is the program without
+   thread-local data): __thread variables and
    threadprivate (TLS-based, clang's default) keep each thread's value across
    barriers, and no two threads report the same pthread_self(). */
 #include <pthread.h>
 
 #include "check.h"
 
-static __thread int tls = -1;
-static int tp = -1;
+/* Not static: the compiler must keep every access (a static variable whose
+   address never escapes can be kept in a register across the barriers, and
+   the program then has no thread-local data at all). */
+__thread int tls = -1;
+int tp = -1;
 #pragma omp threadprivate(tp)
 
 static void inner(const char *how) {

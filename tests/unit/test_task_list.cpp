@@ -86,11 +86,21 @@ TEST_CASE("constrained pops") {
   l.push_ordered(item(5), 5);
   l.push_ordered(item(6), 6);
   l.push_bottom(item(100));
-  // The owner's constrained pop looks at the deque's bottom only while the deque has items.
-  CHECK(l.pop_bottom_if([](void* p) { return val(p) != 100; }) == nullptr);
+  // The owner's constrained pop takes the newest accepted item of the deque,
+  // else the smallest accepted key.
+  CHECK(val(l.pop_bottom_if([](void* p) { return val(p) != 100; })) == 5);
+  l.push_bottom(item(101));
+  l.push_bottom(item(102));
+  l.push_bottom(item(103));
+  // An accepted item under newer ones that are not: found, and the rest keep their order.
+  CHECK(val(l.pop_bottom_if([](void* p) { return val(p) == 101; })) == 101);
+  CHECK(l.pop_bottom_if([](void*) { return false; }) == nullptr);
+  CHECK(val(l.pop_bottom_if([](void*) { return true; })) == 103);
+  CHECK(val(l.pop_bottom_if([](void*) { return true; })) == 102);
   CHECK(val(l.pop_bottom_if([](void*) { return true; })) == 100);
   // Then at the smallest accepted key.
   CHECK(val(l.pop_bottom_if([](void* p) { return val(p) == 6; })) == 6);
+  l.push_ordered(item(5), 5);
   CHECK(l.pop_top_if([](void*) { return false; }) == nullptr);
   CHECK(val(l.pop_top_if([](void*) { return true; })) == 5);
   CHECK(l.size() == 0);

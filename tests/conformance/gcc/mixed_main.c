@@ -2,8 +2,9 @@
    libgomp.so.1) calls a clang-built library (linked to libomp.so.5), and
    both open parallel regions and create tasks. On Bobbin (preloaded, or
    both names from the compat directory) they must share one runtime:
-   - one worker pool: thread i of an outermost team runs on worker i, so the
-     gcc region's and the clang region's thread i are one kernel thread;
+   - one worker pool: thread i of an outermost team that fits the machine
+     runs on worker i, so the gcc region's and the clang region's thread i
+     are one kernel thread (a wider team runs as fibers: par_wide_teams.c);
    - one region tree: a clang region opened inside a gcc region is nested in
      it (omp_get_level 2, the gcc thread as its ancestor);
    - tasks of both kinds complete under both kinds of taskwait;
@@ -19,16 +20,17 @@
 int main(void) {
   /* one worker pool */
   long gcc_tid[MIXED_MAXT] = {0};
+  int width = omp_get_num_procs() < 4 ? omp_get_num_procs() : 4;
   for (int rep = 0; rep < 3; rep++) {
-#pragma omp parallel num_threads(4)
+#pragma omp parallel num_threads(width)
     gcc_tid[omp_get_thread_num()] = (long)syscall(SYS_gettid);
     struct mixed_view v;
     memset(&v, 0, sizeof v);
-    mixed_lib_region(4, &v);
-    CHECK(v.team_size == 4 && v.level == 1, "clang region from sequential gcc code: %d threads at level %d",
+    mixed_lib_region(width, &v);
+    CHECK(v.team_size == width && v.level == 1, "clang region from sequential gcc code: %d threads at level %d",
           v.team_size, v.level);
     CHECK_EQ("sum of the clang region's tasks", v.task_sum, 5050);
-    for (int t = 0; t < 4; t++)
+    for (int t = 0; t < width; t++)
       CHECK(gcc_tid[t] == v.kernel_tid[t],
             "thread %d of the gcc region ran on kernel thread %ld, of the clang region on %ld: two worker pools", t,
             gcc_tid[t], v.kernel_tid[t]);

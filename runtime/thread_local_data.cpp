@@ -1,0 +1,94 @@
+// A scan of the loaded modules' program headers for PT_TLS segments
+// (dl_iterate_phdr). The result is kept with the loader's counts of loads
+// and unloads, and recomputed when they change.
+#include "runtime/thread_local_data.hpp"
+
+#include <elf.h>
+#include <link.h>
+
+#include <cstring>
+#include <mutex>
+
+namespace bobbin::rt {
+
+namespace {
+
+// Libraries whose thread-local data is their own business: set and read
+// within one call (errno, the allocator's caches, exception state,
+// sanitizer bookkeeping), so OpenMP threads that share a kernel thread and
+// switch only at the runtime's scheduling points never see each other's.
+// Matched on the file name up to ".so".
+constexpr const char* kOwnBusiness[] = {
+    "libc",     "libm",       "libpthread", "libdl",       "librt",      "libresolv", "ld-linux-x86-64",
+    "ld-linux-aarch64", "libstdc++", "libgcc_s", "libatomic", "libbobbin", "libomp", "libiomp5",
+    "libgomp",  "libhwloc",   "libudev",    "libnuma",     "libboost_context", "libasan", "libtsan",
+    "libubsan", "liblsan",    "libcap",     "libsystemd", "libz",
+};
+
+bool own_business(const char* path) {
+  const char* base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  std::size_t len = strcspn(base, ".");
+  // "ld-linux-x86-64.so.2" has no dot before ".so": strcspn stops at ".so".
+  for (const char* name : kOwnBusiness) {
+    if (strlen(name) == len && strncmp(base, name, len) == 0) return true;
+  }
+  return false;
+}
+
+struct Scan {
+  unsigned long long adds = 0, subs = 0;
+  bool known = false;
+  std::string module;
+};
+
+std::mutex g_mutex;
+Scan g_scan;  // guarded by g_mutex
+
+struct Walk {
+  Scan* cached;
+  bool unchanged = false;
+  bool first = true;
+  Scan fresh;
+};
+
+int visit(dl_phdr_info* info, std::size_t size, void* arg) {
+  auto* walk = static_cast<Walk*>(arg);
+  if (walk->first) {
+    walk->first = false;
+    if (size < offsetof(dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs)) return 0;  // no counts: scan
+    walk->fresh.adds = info->dlpi_adds;
+    walk->fresh.subs = info->dlpi_subs;
+    if (walk->cached->known && walk->cached->adds == info->dlpi_adds && walk->cached->subs == info->dlpi_subs) {
+      walk->unchanged = true;
+      return 1;
+    }
+  }
+  if (!walk->fresh.module.empty()) return 1;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_TLS || ph.p_memsz == 0) continue;
+    // The executable's name is empty in its entry.
+    const char* name = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "the executable";
+    if (info->dlpi_name && info->dlpi_name[0] && own_business(info->dlpi_name)) continue;
+    walk->fresh.module = name;
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool program_has_thread_local_data(std::string* module) {
+  std::lock_guard<std::mutex> g(g_mutex);
+  Walk walk{&g_scan};
+  dl_iterate_phdr(&visit, &walk);
+  if (!walk.unchanged) {
+    walk.fresh.known = true;
+    g_scan = walk.fresh;
+  }
+  if (module) *module = g_scan.module;
+  return !g_scan.module.empty();
+}
+
+}  // namespace bobbin::rt
