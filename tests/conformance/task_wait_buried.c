@@ -46,6 +46,7 @@ int main(void) {
                           {
                             {
                               char d11[1];
+                              (void)d11;
                               unsigned long long d11_v0 = 1;
                               #pragma omp task depend(out: d11[0]) shared(d11_v0) firstprivate(i3, i6, i9)
                               {
