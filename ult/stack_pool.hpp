@@ -34,9 +34,13 @@ class StackCache {
   ~StackCache() { clear(); }
   std::size_t size() const { return count_; }
 
-  // Cap on cached stacks per worker (a guess: enough for two nested teams of
-  // 16 on one worker; beyond it stacks go back to the kernel).
-  static constexpr std::size_t kMaxCached = 32;
+  // Cap on cached stacks per worker; beyond it stacks go back to the kernel.
+  // An outermost team of 8 run as fibers on 2 workers, each of its threads
+  // opening inner teams of 16, keeps 64 inner members per worker: with a cap
+  // of 32, every inner region unmapped and mapped stacks again (nested 8 x
+  // 16: 1.1 s against 0.011 s with 256). A cached stack holds only the pages
+  // its fibers touched.
+  static constexpr std::size_t kMaxCached = 256;
 
  private:
   Stack slots_[kMaxCached];
