@@ -710,14 +710,13 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     keep_initial_thread_apart(ult::Worker::pool_size());
   }
   // Another tree's members need a dedicated worker (outside_initial_tree).
-  // An outermost team run as fibers: on every worker of the machine, member
-  // i queued on worker i mod the pool's size (still movable), so each worker
-  // starts its share at once. Queued on the creator's worker alone, as a
-  // nested team's are, the members all started there whenever the master
-  // reached a scheduling point before the other workers looked (a new
-  // worker's thread takes a while to start), and then stayed there.
-  bool wide_fibers = team->wide_fibers;
-  if (wide_fibers && ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
+  // An outermost team run as fibers: on every worker of the machine. Its
+  // members are queued on the creator's worker, as a nested team's, and the
+  // other workers steal them. Queued round-robin on the workers instead, the
+  // next fork often waited about 230 us (EPCC parallel at 4 threads on 2
+  // cores: 1.3-1.5 us per region against 3.8 or 230; not understood yet).
+  if (team->wide_fibers && ult::Worker::pool_size() < num_places())
+    ult::Worker::ensure_pool(num_places(), &pin_worker);
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
@@ -741,9 +740,6 @@ Team* open_region(Thread* me, const ForkRequest& req) {
       place_worker->submit(&m->fiber);
     } else if (ult::Worker* spare = own_threads ? ult::Worker::take_spare() : nullptr) {
       spare->submit(&m->fiber);
-    } else if (wide_fibers && !pool_only) {
-      ult::Worker::at(i % ult::Worker::pool_size())->submit(&m->fiber);
-      queued_movable = true;
     } else {
       sched::spread(&m->fiber, here);
       queued_movable = true;
