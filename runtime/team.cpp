@@ -166,6 +166,14 @@ Icvs initial_icvs(const Settings& st) {
   return icv;
 }
 
+// An outermost team's master leaves its join without waiting for the
+// members to leave (close_region): they may still be checking the team.
+// acquire: pairs with their acq_rel decrement; they notify after it.
+void wait_members_left(Team* team) {
+  if (team->join_pending.load(memory_order_acquire) != 0)
+    team->ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
+}
+
 // fork() from the initial thread outside any region: the members of its
 // last outermost team may not have left that team yet (close_region lets the
 // master go first). They would never leave in the child, whose next region
@@ -174,11 +182,8 @@ void before_fork() {
   ult::Fiber* f = ult::Worker::current_fiber();
   Thread* me = f ? static_cast<Thread*>(f->user()) : nullptr;
   if (!me || me != g_initial || me->team != &g_initial_team) return;
-  for (const std::unique_ptr<Team>& team : me->hot) {
-    // acquire: pairs with the members' acq_rel decrement.
-    if (team && team->join_pending.load(memory_order_acquire) != 0)
-      team->ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
-  }
+  for (const std::unique_ptr<Team>& team : me->hot)
+    if (team) wait_members_left(team.get());
 }
 
 // fork(): the child has only the forking thread. If that is the initial
@@ -446,11 +451,7 @@ bool wide_team_as_fibers(int n) {
 // close_region gives back.
 Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0) {
   Team* team = hot_team(me);
-  // An outermost team's master left its last join without waiting for the
-  // members to leave (close_region): they may still be checking the team.
-  // acquire: pairs with their acq_rel decrement; they notify after it.
-  if (team->join_pending.load(memory_order_acquire) != 0)
-    team->ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
+  wait_members_left(team);
   bool first_active = n > 1 && me == g_initial && only_serial_above(me);
   bool wide = first_active && wide_team_as_fibers(n);
   keep_or_set(team->outermost, first_active && !wide);
@@ -709,7 +710,6 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     unpin_oversubscribed_pool(ult::Worker::pool_size());
     keep_initial_thread_apart(ult::Worker::pool_size());
   }
-  // Another tree's members need a dedicated worker (outside_initial_tree).
   // An outermost team run as fibers: on every worker of the machine. Its
   // members are queued on the creator's worker, as a nested team's, and the
   // other workers steal them. Queued round-robin on the workers instead, the
@@ -717,6 +717,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // cores: 1.3-1.5 us per region against 3.8 or 230; not understood yet).
   if (team->wide_fibers && ult::Worker::pool_size() < num_places())
     ult::Worker::ensure_pool(num_places(), &pin_worker);
+  // Another tree's members need a dedicated worker (outside_initial_tree).
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
