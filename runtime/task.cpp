@@ -294,14 +294,21 @@ void release_task_ref(Task* t) { unref(t); }
 namespace {
 
 // The list of the worker running `th` (or the calling thread, if null).
-// The index is cached in the Thread, keyed by the worker: list_of_worker
-// divides, and run_now asks at every task creation.
+// The index is cached in the Thread, keyed by the worker's id: list_of_worker
+// divides, and run_now asks at every task creation. Not keyed by the
+// Worker's address: omp_pause_resource deletes the workers and the next
+// region allocates new ones, and a new worker 0 at the address the old
+// worker 1 had made a member on worker 0 take list 1 for its own; it then
+// never looked at list 0, where its team's tasks were, and spun at a
+// barrier with every task visible and none reachable (asan_pause_resource
+// hung in CI; 3 concurrent runs of pause_resource at 4 threads hung within
+// 40 runs). A worker id maps to one list for the life of the placement.
 int own_list_index(Thread* th) {
-  if (!th) return g_placement.list_of_worker(current_worker_id());
-  ult::Worker* w = ult::Worker::current();
-  if (th->list_worker != w || th->list_index < 0) {
-    th->list_worker = w;
-    th->list_index = g_placement.list_of_worker(current_worker_id());
+  int id = current_worker_id();
+  if (!th) return g_placement.list_of_worker(id);
+  if (th->list_worker_id != id || th->list_index < 0) {
+    th->list_worker_id = id;
+    th->list_index = g_placement.list_of_worker(id);
   }
   return th->list_index;
 }

@@ -174,16 +174,21 @@ void wait_members_left(Team* team) {
     team->ww.wait([&] { return team->join_pending.load(memory_order_acquire) == 0; });
 }
 
+// The initial thread outside any region: waits until the members of its
+// outermost teams have left them (close_region lets the master go first).
+void wait_initial_teams_left(Thread* me) {
+  for (const std::unique_ptr<Team>& team : me->hot)
+    if (team) wait_members_left(team.get());
+}
+
 // fork() from the initial thread outside any region: the members of its
-// last outermost team may not have left that team yet (close_region lets the
-// master go first). They would never leave in the child, whose next region
+// last outermost team would never leave in the child, whose next region
 // would wait for them; so the fork waits for them here, as a join used to.
 void before_fork() {
   ult::Fiber* f = ult::Worker::current_fiber();
   Thread* me = f ? static_cast<Thread*>(f->user()) : nullptr;
   if (!me || me != g_initial || me->team != &g_initial_team) return;
-  for (const std::unique_ptr<Team>& team : me->hot)
-    if (team) wait_members_left(team.get());
+  wait_initial_teams_left(me);
 }
 
 // fork(): the child has only the forking thread. If that is the initial
@@ -1022,6 +1027,12 @@ int pause_resources(int kind) {
   if (kind != 1 && kind != 2) return -1;  // omp_pause_soft, omp_pause_hard
   ult::Fiber* f = ult::Worker::current_fiber();
   if (!f || f->user() != g_initial || g_initial->team != &g_initial_team) return -1;
+  // Members of the last outermost team may still be leaving it, one of them
+  // parked until a team-mate's end_part wakes it: stopped now, its worker
+  // would exit without it, and the next fork would wait for it forever
+  // (pause_resource at 4 threads with a kernel thread each: hung within 10
+  // runs beside two other runs, with only the monitor and worker 0 left).
+  wait_initial_teams_left(g_initial);
   ult::Worker::shutdown_pool();
   g_paused.store(true, memory_order_release);
   return 0;

@@ -1,0 +1,106 @@
+/* stress_pause: omp_pause_resource (soft and hard) between regions wider
+ * than the machine, with tasks, in three processes at once (the program
+ * runs itself three times), so that the processors are oversubscribed and
+ * team members are often still leaving their team, or parked in it, when a
+ * pause stops the workers.
+ *
+ * Guards two hangs: a pause that stopped a worker while a member parked on
+ * it had not yet left its team (the next fork waited for that member
+ * forever), and a member that kept the task list of a deleted worker whose
+ * address the new worker 0 reused (it never looked at its team's tasks and
+ * spun at the barrier). Both hung within 40 runs of 1000 rounds with two
+ * other such runs beside it; plain spinning threads in one process did not
+ * reproduce either. Run with BOBBIN_WIDE_TEAMS=threads and =fibers: the
+ * team of 3 on a 2-processor machine takes both paths.
+ */
+#include "stress.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+static long fib(int n) {
+  if (n < 2)
+    return n;
+  long a, b;
+#pragma omp task shared(a)
+  a = fib(n - 1);
+#pragma omp task shared(b)
+  b = fib(n - 2);
+#pragma omp taskwait
+  return a + b;
+}
+
+// The parent: kLanes lanes, each starting kRuns copies of the program one
+// after another, each copy with its own watchdog. The hangs came early in a
+// process's life (within 40 runs of 1000 rounds started one after another;
+// never in three copies of 30,000 rounds each), so many short copies.
+static int run_copies(char **argv) {
+  enum { kLanes = 3 };
+  const long runs = conf_env_long("STRESS_RUNS", 30);
+  pid_t pids[kLanes] = {0};
+  long started[kLanes] = {0};
+  char *args[] = {argv[0], (char *)"copy", NULL};
+  int failed = 0, running = 0;
+  do {
+    for (int i = 0; i < kLanes; i++) {
+      if (pids[i] || started[i] == runs || failed)
+        continue;
+      if (posix_spawn(&pids[i], "/proc/self/exe", NULL, NULL, args, environ) != 0) {
+        printf("FAIL stress_pause: cannot start a copy\n");
+        return 1;
+      }
+      started[i]++;
+      running++;
+    }
+    int status = 0;
+    pid_t done = wait(&status);
+    if (done < 0)
+      break;
+    for (int i = 0; i < kLanes; i++)
+      if (pids[i] == done) {
+        pids[i] = 0;
+        running--;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+          printf("FAIL stress_pause: copy %ld of lane %d ended with status %#x\n", started[i], i, status);
+          failed = 1;
+        }
+      }
+  } while (running > 0);
+  return failed;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return run_copies(argv);
+  stress_begin("stress_pause", 30);
+  const long rounds = conf_env_long("STRESS_ROUNDS", 1000);
+  omp_set_num_threads(3); /* also starts the runtime: a pause before that has nothing to release */
+  stress_phase("pause then a region of 3 with tasks", rounds);
+  for (long r = 0; r < rounds && !conf_has_failed(); r++) {
+    omp_pause_resource_t kind = r % 2 ? omp_pause_hard : omp_pause_soft;
+    int rc = r % 4 < 2 ? omp_pause_resource_all(kind) : omp_pause_resource(kind, omp_get_initial_device());
+    CHECK(rc == 0, "round %ld: a pause returned %d", r, rc);
+    omp_set_num_threads(3); /* a hard pause may reset nthreads-var */
+    int team = 0, tasks = 0;
+    long f = 0, sum = 0;
+#pragma omp parallel reduction(+ : sum)
+    {
+#pragma omp single
+      {
+        team = omp_get_num_threads();
+        for (int k = 0; k < 16; k++) {
+#pragma omp task shared(tasks)
+          __atomic_fetch_add(&tasks, 1, __ATOMIC_RELAXED);
+        }
+        f = fib(10);
+      }
+      sum += omp_get_thread_num() + 1;
+    }
+    CHECK(team == 3 && tasks == 16 && f == 55 && sum == 6, "round %ld: team %d, tasks %d, fib %ld, sum %ld", r, team,
+          tasks, f, sum);
+    stress_progress(1);
+  }
+  return stress_end();
+}
