@@ -23,7 +23,7 @@ BOBBIN_EXPORT void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_n
 }
 BOBBIN_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) { rt::lock_unset_inline(crit); }
 
-BOBBIN_EXPORT void __kmpc_flush(ident_t*) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+BOBBIN_EXPORT void __kmpc_flush(ident_t*) { rt::flush(); }
 
 BOBBIN_EXPORT void __kmpc_copyprivate(ident_t*, kmp_int32, size_t, void* data, void (*copy)(void*, void*),
                                       kmp_int32 didit) {

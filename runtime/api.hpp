@@ -80,6 +80,8 @@ Schedule get_schedule();
 
 // ---- barriers and simple constructs ----------------------------------------
 
+// A full fence; on a fiber, runnable fibers of its worker run first (sync.cpp).
+void flush();
 void barrier();
 bool single_begin();  // true for the one thread that runs the block
 void single_end();

@@ -36,6 +36,8 @@
 #include "runtime/team.hpp"
 #include "ult/log.hpp"
 #include "ult/parking_lot.hpp"
+#include "ult/spinlock.hpp"
+#include "ult/worker.hpp"
 
 namespace bobbin::rt {
 
@@ -87,6 +89,23 @@ bool try_acquire(Atomic<uint32_t>* w) {
 }
 
 }  // namespace
+
+// ---- flush --------------------------------------------------------------------
+// A flush is a full fence. In a clang-built program `#pragma omp flush` is
+// also a call, and the spec's own examples wait for another thread by
+// spinning on a flag with a flush in the loop. On a fiber, the thread it
+// waits for is often queued on its own worker, which the spin holds: only
+// the monitor's preemption (after BOBBIN_STUCK_US, then a kernel thread per
+// member for that region) let it run. So a flush made while other fibers are
+// runnable on this worker lets them run first, as Bobbin's sched_yield does
+// (ult/yield_linux.cpp), and costs one relaxed load when none is. Not with
+// a runtime spin lock held (a switch there could block the lock's next
+// taker on this worker). gcc inlines a flush as a fence: its programs keep
+// the monitor's rescue.
+void flush() {
+  fence_seq_cst();
+  if (t_spinlocks_held == 0) ult::Worker::yield_to_queued();
+}
 
 // ---- barrier, single, masked, copyprivate ------------------------------------
 

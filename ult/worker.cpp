@@ -217,6 +217,15 @@ bool Worker::yield_to_queued() {
   return true;
 }
 
+bool Worker::others_share_worker() {
+  Worker* w = t_current_;
+  if (!w || !w->running_ || w->running_ == &w->idle_) return false;
+  // unfinished_ counts the fibers started here with a stack of their own,
+  // the running one among them unless it is a kernel thread's own context.
+  int own = w->running_->native_ ? 0 : 1;
+  return w->unfinished_.load(memory_order_relaxed) > own || w->has_runnable_queued();
+}
+
 void Worker::preempt_running() {
   Fiber* f = running_;
   // Null: the thread is still starting (the signal can come before its idle loop).

@@ -94,6 +94,11 @@ class alignas(kCacheLine) Worker {
   // runnable on this worker, the calling fiber goes behind them and they run
   // first; true if it switched. False off a fiber or with nothing queued.
   static bool yield_to_queued();
+  // A blocking call on a fiber (block_linux.cpp): whether another fiber of
+  // this worker is queued or started and unfinished (parked), so that the
+  // call should wait in short slices rather than hold the worker until it
+  // returns. False off a fiber and for a kernel thread's own context alone.
+  static bool others_share_worker();
   // Blocks the calling fiber until unpark(); may return spuriously, so callers
   // loop on their own condition. Must not be called by the idle context.
   static void park();

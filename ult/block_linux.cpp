@@ -1,0 +1,269 @@
+// Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait.
+//
+// The problem. Team members that wait for each other outside the runtime
+// with a blocking call (a pipe between members, a semaphore ring, a POSIX
+// barrier) block their worker's kernel thread. On a fiber, the member it
+// waits for is often queued on that same worker, which the kernel cannot
+// run while the call blocks: only the progress monitor (monitor.cpp) frees
+// it, after BOBBIN_STUCK_US, by preempting the call, and the region's next
+// forks then give every member a kernel thread (runtime/progress.cpp). That
+// is correct but slow: a detection per region at first, then kernel
+// threads where fibers would have done.
+//
+// Rejected: making these descriptors non-blocking behind the program's back
+// (it changes what other processes sharing the pipe see), or an event loop
+// in the runtime (every blocking call of the program would pass through
+// it). Chosen: the call first asks whether it would block, and while it
+// would and another fiber is runnable on this worker, lets that fiber run
+// (as Bobbin's sched_yield does, yield_linux.cpp); while other fibers of the
+// worker are started but parked, it blocks in slices of kSliceNs, so that
+// one made ready meanwhile waits at most a slice; with no other fiber on the
+// worker it is the C library's call, unchanged. Off a fiber (the monitor, a
+// program's own threads, a spare with one member) nothing changes but one
+// thread-local load.
+//
+// Invariants: (B1) the call returns what the C library's would have: the
+// wait loop only decides when to make the real call (read, sem_wait) or
+// implements exactly the POSIX contract (the barrier, below); errno is the
+// caller's unless the call fails. (B2) A switch happens only with no
+// runtime spin lock held by this thread (t_spinlocks_held), as in
+// sched_yield. (B3) A descriptor the program made non-blocking is left
+// alone: read then returns EAGAIN as it must.
+//
+// Exported at the C library's version nodes (abi/bobbin.map): programs built
+// on glibc 2.34 or later ask for sem_wait and pthread_barrier_* at
+// GLIBC_2.34 and for read at GLIBC_2.2.5.
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+
+#include "ult/atomic.hpp"
+#include "ult/spinlock.hpp"
+#include "ult/worker.hpp"
+#include "ult/yield.hpp"
+
+namespace {
+
+using bobbin::Atomic;
+using bobbin::memory_order_acq_rel;
+using bobbin::memory_order_acquire;
+using bobbin::memory_order_relaxed;
+using bobbin::memory_order_release;
+using bobbin::ult::Worker;
+
+// A guess, not measured as optimal: well under the monitor's stuck
+// threshold (2 ms), so a fiber made ready behind a blocked call is not
+// mistaken for a stuck worker's, and long enough that the slices cost a few
+// microseconds of system time per millisecond of waiting.
+constexpr uint64_t kSliceNs = 100'000;
+
+using ReadFn = ssize_t (*)(int, void*, size_t);
+using SemWaitFn = int (*)(sem_t*);
+using BarrierInitFn = int (*)(pthread_barrier_t*, const pthread_barrierattr_t*, unsigned);
+using BarrierFn = int (*)(pthread_barrier_t*);
+
+ReadFn g_read;
+SemWaitFn g_sem_wait;
+BarrierInitFn g_barrier_init;
+BarrierFn g_barrier_wait, g_barrier_destroy;
+
+void* next_symbol(const char* name, const char* version) {
+  void* f = dlvsym(RTLD_NEXT, name, version);
+  return f ? f : dlsym(RTLD_NEXT, name);
+}
+
+// Resolved at load, before the program's threads exist (as stack_attr.cpp).
+__attribute__((constructor)) void resolve_next() {
+  g_read = reinterpret_cast<ReadFn>(next_symbol("read", "GLIBC_2.2.5"));
+  g_sem_wait = reinterpret_cast<SemWaitFn>(next_symbol("sem_wait", "GLIBC_2.34"));
+  g_barrier_init = reinterpret_cast<BarrierInitFn>(next_symbol("pthread_barrier_init", "GLIBC_2.34"));
+  g_barrier_wait = reinterpret_cast<BarrierFn>(next_symbol("pthread_barrier_wait", "GLIBC_2.34"));
+  g_barrier_destroy = reinterpret_cast<BarrierFn>(next_symbol("pthread_barrier_destroy", "GLIBC_2.34"));
+}
+
+// Whether this call should look before it blocks (B2).
+bool on_shared_worker() { return bobbin::t_spinlocks_held == 0 && Worker::others_share_worker(); }
+
+timespec after_slice(clockid_t clock) {
+  timespec t;
+  clock_gettime(clock, &t);
+  t.tv_nsec += long(kSliceNs);
+  if (t.tv_nsec >= 1'000'000'000) {
+    t.tv_nsec -= 1'000'000'000;
+    ++t.tv_sec;
+  }
+  return t;
+}
+
+// Waits, as above, until fd is readable (or in error); returns at once for a
+// non-blocking descriptor (B3) or when no other fiber shares the worker.
+void wait_readable(int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || (flags & O_NONBLOCK)) return;
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, 0) != 0) return;  // readable, hung up, in error, or interrupted: read says which
+    if (Worker::yield_to_queued()) continue;
+    if (!Worker::others_share_worker()) return;
+    timespec slice{0, long(kSliceNs)};
+    if (ppoll(&p, 1, &slice, nullptr) != 0) return;
+  }
+}
+
+// ---- the barrier ----
+// A process-private barrier initialised here keeps this layout inside the
+// pthread_barrier_t; a process-shared one is the C library's, marked by a
+// zero tag in bytes the C library's layout does not use.
+//
+// Protocol. `state` packs the round (high half) and the arrivals in it
+// (low half), so an arrival learns its round from the same atomic step
+// that counts it; `round` is that round again, alone, for the futex.
+//   1. A thread arrives: fetch_add(1) on state (acq_rel: it releases the
+//      thread's writes before the barrier and, for the last, acquires all
+//      others').
+//   2. The last arrival of round g stores state = (g+1, 0) — no arrival can
+//      race with it, since every thread of the round has arrived and none is
+//      released yet — then round = g+1 (release: pairs with the waiters'
+//      acquire) and wakes the futex waiters.
+//   3. Every other thread waits until round != g; it cannot miss the change,
+//      since futex_wait compares round with g in the kernel.
+//   4. `inside` counts the threads between their arrival and their last
+//      access to the barrier: a thread may destroy (and free) the barrier as
+//      soon as its own wait returned, and destroy waits for the others to
+//      be out, as the C library's does.
+struct FiberBarrier {
+  Atomic<uint64_t> state;   // round << 32 | arrivals; every arriving thread writes
+  Atomic<uint32_t> round;   // the round, for the futex; the last arrival writes
+  uint32_t count;           // written by init only
+  Atomic<uint32_t> inside;  // threads in barrier_wait; each one writes
+  uint32_t unused;
+  uint64_t tag;             // kTag: this layout; 0: the C library's barrier
+};
+static_assert(sizeof(FiberBarrier) <= sizeof(pthread_barrier_t), "the barrier must fit in pthread_barrier_t");
+static_assert(alignof(pthread_barrier_t) >= alignof(uint64_t), "pthread_barrier_t is 8-byte aligned");
+static_assert(offsetof(FiberBarrier, tag) >= 20, "the tag must lie past the C library's fields (20 bytes)");
+constexpr uint64_t kTag = 0x424f4242494e4252;  // "BOBBINBR"
+
+FiberBarrier* ours(pthread_barrier_t* b) {
+  auto* fb = reinterpret_cast<FiberBarrier*>(b);
+  return fb->tag == kTag ? fb : nullptr;
+}
+
+int barrier_wait(FiberBarrier* b) {
+  b->inside.fetch_add(1, memory_order_relaxed);                // step 4
+  uint64_t old = b->state.fetch_add(1, memory_order_acq_rel);  // step 1
+  auto g = uint32_t(old >> 32);
+  if (uint32_t(old) + 1 == b->count) {
+    b->state.store(uint64_t(g + 1) << 32, memory_order_relaxed);  // step 2
+    b->round.store(g + 1, memory_order_release);
+    bobbin::futex_wake(&b->round, INT_MAX);
+    b->inside.fetch_sub(1, memory_order_release);  // pairs with destroy's acquire
+    return PTHREAD_BARRIER_SERIAL_THREAD;
+  }
+  // step 3. acquire: pairs with the last arrival's release.
+  while (b->round.load(memory_order_acquire) == g) {
+    if (on_shared_worker()) {
+      if (Worker::yield_to_queued()) continue;
+      bobbin::futex_wait_for(&b->round, g, kSliceNs);
+    } else {
+      bobbin::futex_wait(&b->round, g);
+    }
+  }
+  b->inside.fetch_sub(1, memory_order_release);  // pairs with destroy's acquire
+  return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) ssize_t bobbin_read(int fd, void* buf, size_t n) __asm__("read");
+ssize_t bobbin_read(int fd, void* buf, size_t n) {
+  if (!g_read) resolve_next();  // called from another library's constructor, before ours
+  if (on_shared_worker()) {
+    int saved = errno;
+    wait_readable(fd);
+    errno = saved;
+  }
+  return g_read(fd, buf, n);
+}
+
+__attribute__((visibility("default"))) int bobbin_sem_wait(sem_t* s) __asm__("sem_wait");
+int bobbin_sem_wait(sem_t* s) {
+  if (!g_sem_wait) resolve_next();
+  if (on_shared_worker()) {
+    int saved = errno;
+    for (;;) {
+      if (sem_trywait(s) == 0) {
+        errno = saved;
+        return 0;
+      }
+      if (errno != EAGAIN) return -1;  // EINVAL, EINTR: as sem_wait
+      if (Worker::yield_to_queued()) continue;
+      if (!Worker::others_share_worker()) break;
+      timespec until = after_slice(CLOCK_MONOTONIC);
+      if (sem_clockwait(s, CLOCK_MONOTONIC, &until) == 0) {
+        errno = saved;
+        return 0;
+      }
+      if (errno != ETIMEDOUT) return -1;
+    }
+    errno = saved;
+  }
+  return g_sem_wait(s);
+}
+
+__attribute__((visibility("default"))) int bobbin_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* a,
+                                                               unsigned count) __asm__("pthread_barrier_init");
+int bobbin_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* a, unsigned count) {
+  if (!g_barrier_init) resolve_next();
+  int shared = PTHREAD_PROCESS_PRIVATE;
+  if (a && pthread_barrierattr_getpshared(a, &shared) != 0) return EINVAL;
+  if (count == 0 || count > INT_MAX) return EINVAL;
+  auto* fb = reinterpret_cast<FiberBarrier*>(b);
+  if (shared != PTHREAD_PROCESS_PRIVATE) {
+    int rc = g_barrier_init(b, a, count);
+    if (rc == 0) fb->tag = 0;
+    return rc;
+  }
+  fb->state.store(0, memory_order_relaxed);
+  fb->round.store(0, memory_order_relaxed);
+  fb->count = count;
+  fb->inside.store(0, memory_order_relaxed);
+  fb->unused = 0;
+  fb->tag = kTag;
+  return 0;
+}
+
+__attribute__((visibility("default"))) int bobbin_barrier_wait(pthread_barrier_t* b) __asm__("pthread_barrier_wait");
+int bobbin_barrier_wait(pthread_barrier_t* b) {
+  if (FiberBarrier* fb = ours(b)) return barrier_wait(fb);
+  if (!g_barrier_wait) resolve_next();
+  return g_barrier_wait(b);
+}
+
+__attribute__((visibility("default"))) int bobbin_barrier_destroy(pthread_barrier_t* b) __asm__("pthread_barrier_destroy");
+int bobbin_barrier_destroy(pthread_barrier_t* b) {
+  if (FiberBarrier* fb = ours(b)) {
+    // relaxed: a destroy racing with waits is undefined; this only catches
+    // threads still counted in the current round, as the C library's does.
+    if (uint32_t(fb->state.load(memory_order_relaxed)) != 0) return EBUSY;
+    // acquire: pairs with each leaving thread's release (step 4).
+    while (fb->inside.load(memory_order_acquire) != 0) bobbin::os_yield();
+    fb->tag = 0;
+    return 0;
+  }
+  if (!g_barrier_destroy) resolve_next();
+  return g_barrier_destroy(b);
+}
+
+}  // extern "C"
