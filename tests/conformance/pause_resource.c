@@ -6,6 +6,7 @@
    device that does not exist fails (non-zero). Under tests/asan the same
    program shows that the resources a pause releases are not leaked. */
 #include "check.h"
+#include "pause_region.h"
 
 /* Address-space mappings and size (kB) of the process: fiber stacks are
    mmap'd, so a pause that forgets them leaks mappings that the leak checker
@@ -32,48 +33,24 @@ static void mappings(long *count, long *kb) {
 #define PAUSE 1 /* 0: the same regions without pausing (tests/asan's baseline) */
 #endif
 
-static long fib(int n) {
-  if (n < 2)
-    return n;
-  long a, b;
-#pragma omp task shared(a)
-  a = fib(n - 1);
-#pragma omp task shared(b)
-  b = fib(n - 2);
-#pragma omp taskwait
-  return a + b;
-}
-
 int main(void) {
   omp_set_num_threads(3);
   long maps0 = 0, kb0 = 0;
   for (int r = 0; r < ROUNDS && !conf_has_failed(); r++) {
     if (r == ROUNDS / 10)
       mappings(&maps0, &kb0);
-    omp_pause_resource_t kind = r % 2 ? omp_pause_hard : omp_pause_soft;
-    int rc = !PAUSE ? 0 : r % 4 < 2 ? omp_pause_resource_all(kind) : omp_pause_resource(kind, omp_get_initial_device());
-    CHECK(rc == 0, "round %d: %s(%s) returned %d", r, r % 4 < 2 ? "omp_pause_resource_all" : "omp_pause_resource",
-          kind == omp_pause_hard ? "omp_pause_hard" : "omp_pause_soft", rc);
+    omp_pause_resource_t kind = pause_kind(r);
+    int rc = PAUSE ? pause_round(r) : 0;
+    CHECK(rc == 0, "round %d: %s(%s) returned %d", r, pause_call(r), kind == omp_pause_hard ? "omp_pause_hard" : "omp_pause_soft",
+          rc);
     if (kind == omp_pause_soft || !PAUSE)
       CHECK(omp_get_max_threads() == 3, "round %d: omp_get_max_threads() after a soft pause: %d, want 3", r,
             omp_get_max_threads());
     else
       omp_set_num_threads(3); /* a hard pause may reset the ICVs */
-    int team = 0, tasks = 0;
-    long sum = 0, f = 0;
-#pragma omp parallel reduction(+ : sum)
-    {
-#pragma omp single
-      {
-        team = omp_get_num_threads();
-        for (int k = 0; k < 16; k++) {
-#pragma omp task shared(tasks)
-          __atomic_fetch_add(&tasks, 1, __ATOMIC_RELAXED);
-        }
-        f = fib(10);
-      }
-      sum += omp_get_thread_num() + 1;
-    }
+    pause_region_t got = pause_region();
+    int team = got.team, tasks = got.tasks;
+    long f = got.fib, sum = got.sum;
     CHECK(team == 3, "round %d: team of %d after a pause, want 3", r, team);
     CHECK(tasks == 16, "round %d: %d of 16 tasks ran", r, tasks);
     CHECK(f == 55, "round %d: fib(10) by tasks = %ld", r, f);

@@ -14,23 +14,12 @@
  * team of 3 on a 2-processor machine takes both paths.
  */
 #include "stress.h"
+#include "pause_region.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
 
 extern char **environ;
-
-static long fib(int n) {
-  if (n < 2)
-    return n;
-  long a, b;
-#pragma omp task shared(a)
-  a = fib(n - 1);
-#pragma omp task shared(b)
-  b = fib(n - 2);
-#pragma omp taskwait
-  return a + b;
-}
 
 // The parent: kLanes lanes, each starting kRuns copies of the program one
 // after another, each copy with its own watchdog. The hangs came early in a
@@ -79,27 +68,12 @@ int main(int argc, char **argv) {
   omp_set_num_threads(3); /* also starts the runtime: a pause before that has nothing to release */
   stress_phase("pause then a region of 3 with tasks", rounds);
   for (long r = 0; r < rounds && !conf_has_failed(); r++) {
-    omp_pause_resource_t kind = r % 2 ? omp_pause_hard : omp_pause_soft;
-    int rc = r % 4 < 2 ? omp_pause_resource_all(kind) : omp_pause_resource(kind, omp_get_initial_device());
-    CHECK(rc == 0, "round %ld: a pause returned %d", r, rc);
+    int rc = pause_round(r);
+    CHECK(rc == 0, "round %ld: %s returned %d", r, pause_call(r), rc);
     omp_set_num_threads(3); /* a hard pause may reset nthreads-var */
-    int team = 0, tasks = 0;
-    long f = 0, sum = 0;
-#pragma omp parallel reduction(+ : sum)
-    {
-#pragma omp single
-      {
-        team = omp_get_num_threads();
-        for (int k = 0; k < 16; k++) {
-#pragma omp task shared(tasks)
-          __atomic_fetch_add(&tasks, 1, __ATOMIC_RELAXED);
-        }
-        f = fib(10);
-      }
-      sum += omp_get_thread_num() + 1;
-    }
-    CHECK(team == 3 && tasks == 16 && f == 55 && sum == 6, "round %ld: team %d, tasks %d, fib %ld, sum %ld", r, team,
-          tasks, f, sum);
+    pause_region_t got = pause_region();
+    CHECK(got.team == 3 && got.tasks == 16 && got.fib == 55 && got.sum == 6,
+          "round %ld: team %d, tasks %d, fib %ld, sum %ld", r, got.team, got.tasks, got.fib, got.sum);
     stress_progress(1);
   }
   return stress_end();
