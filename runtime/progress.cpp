@@ -7,10 +7,12 @@
 // times that region forks, outside a gang, each member gets a spare kernel
 // thread of its own from the start (open_region asks wants_own_threads): 8
 // forks after the first rescue, twice as many after each later one (up to
-// 65536), then fibers again. So a loop of 1000 regions whose members meet at
-// a user spin barrier pays the detection a handful of times, a region whose
-// threads only meet in the runtime keeps running as fibers, and one rescued
-// once because its body ran long goes back to fibers. The table is lock-free (the preemption hook runs inside
+// 1024), then fibers again; a fork as fibers that needs no rescue (a probe
+// that passed) makes the memory start over. So a loop of 1000 regions whose
+// members meet at a user spin barrier pays the detection about ten times, a
+// region whose threads only meet in the runtime keeps running as fibers,
+// and one rescued now and then because its body ran long, or one whose
+// body stopped waiting outside the runtime, goes back to fibers. The table is lock-free (the preemption hook runs inside
 // a signal handler): open addressing over atomics, never shrunk. A region
 // that misses the table when it is full runs as fibers and is rescued again.
 #include <algorithm>
@@ -44,8 +46,19 @@ std::size_t slot_of(uintptr_t key) { return std::size_t((key * 0x9E3779B97F4A7C1
 // ran long (EPCC's calibration, a first touch) goes back to fibers after a
 // few forks instead of never: EPCC parallel at 4 threads on 2 cores, 236 us
 // per region with the memory kept forever, 1-4 us with it.
+//
+// The cap: 1 << 16 before, with no start-over; then a region that changed
+// (syncshapes runs every shape from one outlined region: the gcc flag
+// shape's rescues gave the pipe, pthread and sem shapes after it kernel
+// threads, 1.4-4x libgomp's time at outer 4 and 8, where each shape alone is
+// 0.15-0.7x) or was rescued for long tasks kept kernel threads for tens of
+// thousands of forks. At 1024, a region rescued at every probe pays one
+// detection (0.25-2 ms) per 1024 forks once the backoff is full.
+// A fork counts once however many of its members were rescued, and so do
+// concurrent forks of one region (each used to double the backoff: an
+// outer team of 8 probing together multiplied it by 2^8).
 constexpr int32_t kFirstBackoff = 8;
-constexpr int32_t kMaxBackoff = 1 << 16;
+constexpr int32_t kMaxBackoff = 1 << 10;
 Atomic<int32_t> g_budget[kSites];
 Atomic<int32_t> g_backoff[kSites];
 
@@ -70,18 +83,27 @@ void remember_site(uintptr_t key) {
   if (!key) return;
   std::size_t at = find_site(key, true);
   if (at == kSites) return;
+  // Armed already by a rescue in a concurrent fork of the same region (an
+  // outer team's threads probe together): one doubling for them all.
+  if (g_budget[at].load(memory_order_relaxed) > 0) return;
   int32_t b = g_backoff[at].load(memory_order_relaxed);
   b = b == 0 ? kFirstBackoff : std::min(b * 2, kMaxBackoff);
   g_backoff[at].store(b, memory_order_relaxed);
   g_budget[at].store(b, memory_order_relaxed);
 }
 
-// Whether the next fork of this site gets kernel threads; uses up one of them.
-bool take_site_budget(uintptr_t key) {
+// Whether the next fork of this site gets kernel threads; uses up one of
+// them. *probe: the site is remembered but its budget is spent (this fork
+// tries fibers again).
+bool take_site_budget(uintptr_t key, bool* probe) {
+  *probe = false;
   std::size_t at = find_site(key, false);
   if (at == kSites) return false;
   // relaxed: a hint; two forks racing for the last unit both may take it.
-  if (g_budget[at].load(memory_order_relaxed) <= 0) return false;
+  if (g_budget[at].load(memory_order_relaxed) <= 0) {
+    *probe = g_backoff[at].load(memory_order_relaxed) != 0;
+    return false;
+  }
   g_budget[at].fetch_sub(1, memory_order_relaxed);
   return true;
 }
@@ -96,6 +118,9 @@ void on_rescued(ult::Fiber* f) {
   // Outermost teams bound to workers have a kernel thread per member
   // already; gangs are placed by gang.cpp.
   if (!team || team->outermost || team->gang_key || team->nthreads < 2) return;
+  // relaxed: only this fork's other rescues race for it; the join reads it
+  // after every member ended its part.
+  if (team->rescued.exchange(true, memory_order_relaxed)) return;
   remember_site(reinterpret_cast<uintptr_t>(team->body.fn));
 }
 
@@ -159,6 +184,16 @@ void start_progress_monitor() {
   if (!ult::monitor_running()) ult::start_monitor(monitor_settings());
 }
 
-bool wants_own_threads(const RegionBody& body) { return take_site_budget(reinterpret_cast<uintptr_t>(body.fn)); }
+bool wants_own_threads(const RegionBody& body, Team* team) {
+  team->rescued.store(false, memory_order_relaxed);
+  return take_site_budget(reinterpret_cast<uintptr_t>(body.fn), &team->probe);
+}
+
+void forget_rescues_if_probe_passed(const Team* team) {
+  if (!team->probe || team->rescued.load(memory_order_relaxed)) return;
+  std::size_t at = find_site(reinterpret_cast<uintptr_t>(team->body.fn), false);
+  // relaxed: a hint, as the rest of the table.
+  if (at != kSites) g_backoff[at].store(0, memory_order_relaxed);
+}
 
 }  // namespace bobbin::rt

@@ -596,6 +596,7 @@ void close_region(Thread* me, Team* team) {
       },
       "its team's threads at the end of the region (join)");
   if (me->current_task->domain) deps_clear_domain(me->current_task);
+  if (team->probe) forget_rescues_if_probe_passed(team);
   restore_context(me, team);
   release_threads(team->threads_reserved);
   if (team->gang_key) sched::gang_master_leave(team->gang_key);
@@ -727,7 +728,8 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
   // A region that needed the monitor's rescue before: a kernel thread per member.
-  bool own_threads = n > 1 && !team->outermost && wants_own_threads(req.body);
+  team->probe = false;
+  bool own_threads = n > 1 && !team->outermost && wants_own_threads(req.body, team);
   bool queued_movable = false;
   for (int i = 1; i < n; ++i) {
     Thread* m = member_descriptor(team, i);

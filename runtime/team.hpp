@@ -137,6 +137,13 @@ struct alignas(kCacheLine) Team {
   Atomic<int> end_pending{0};
   // Join: members still running; the master waits for zero.
   Atomic<int> join_pending{0};
+  // Memory per call site (progress.cpp). `rescued`: the monitor rescued a
+  // member during this fork (set in its hook, possibly in a signal handler;
+  // cleared by the fork). `probe`: this fork runs as fibers though its
+  // region was rescued before (the master writes it at the fork and reads it
+  // at the join).
+  mutable Atomic<bool> rescued{false};
+  bool probe = false;
   // Implicit tasks, one per member, reused with the team.
   std::unique_ptr<Task[]> implicit;
   int implicit_cap = 0;
