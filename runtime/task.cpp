@@ -305,11 +305,12 @@ namespace {
 // hung in CI; 3 concurrent runs of pause_resource at 4 threads hung within
 // 40 runs). A worker id maps to one list for the life of the placement.
 int own_list_index(Thread* th) {
-  int id = current_worker_id();
-  if (!th) return g_placement.list_of_worker(id);
+  if (!th) return g_placement.list_of_worker(current_worker_id());
+  ult::Worker* w = ult::Worker::current();
+  int id = w ? w->id() : -1;
   if (th->list_worker_id != id || th->list_index < 0) {
     th->list_worker_id = id;
-    th->list_index = g_placement.list_of_worker(id);
+    th->list_index = g_placement.list_of_worker(current_worker_id());
   }
   return th->list_index;
 }

@@ -81,7 +81,7 @@ struct alignas(kCacheLine) Thread {
   LoopCursor cursor;         // the dynamic loop this thread is in
   Task* current_task = nullptr;  // the task this thread is executing (its implicit task at first)
   uint32_t inline_depth = 0;     // tasks run at their creation nested on this stack (task.cpp)
-  int list_worker_id = -1;       // the worker id list_index was computed for (task.cpp)
+  int list_worker_id = -1;       // the id of the worker list_index was computed for, -1 off a worker (task.cpp)
   int list_index = -1;           // that worker's task list
   Binding binding;           // place and partition; this thread only
   // Clause values pushed before the next fork (this thread only).
