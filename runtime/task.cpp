@@ -466,9 +466,13 @@ static bool completes_in_place(const Task* t) { return t->tied && !t->detachable
 // s, libgomp 0.039-0.043; 0.039-0.045 with this). Only while fibers not
 // started are queued: yielding to every queued fiber at each creation (the
 // woken team-mates too) cost nqueens (gcc, 8 threads) 1.56x libgomp's time.
+// Not while another worker idles: it is about to steal them, and started
+// here they could never move, leaving it with no thread of the team and so
+// no way to run the team's tasks (8 fibers on 2 workers, one task-parallel
+// region: now and then every task ran on the creator's worker, 2x the time).
 static void let_unstarted_fibers_run() {
   ult::Worker* w = ult::Worker::current();
-  if (w && w->movable_count() > 0 && t_spinlocks_held == 0) ult::Worker::yield();
+  if (w && w->movable_count() > 0 && t_spinlocks_held == 0 && !ult::Worker::idle_peer()) ult::Worker::yield();
 }
 
 void task_submit(void* payload, const DepItem* deps, int ndeps) {

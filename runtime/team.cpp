@@ -721,8 +721,15 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // other workers steal them. Queued round-robin on the workers instead, the
   // next fork often waited about 230 us (EPCC parallel at 4 threads on 2
   // cores: 1.3-1.5 us per region against 3.8 or 230; not understood yet).
-  if (team->wide_fibers && ult::Worker::pool_size() < num_places())
-    ult::Worker::ensure_pool(num_places(), &pin_worker);
+  // And the program's thread (worker 0, not pinned) kept off the others'
+  // processors, as for an outermost team that fits: sharing one with a
+  // pinned worker, it held that worker off for whole time slices while the
+  // other processor idled (a first region of 8 fibers with tasks on 2
+  // cores ran every task on worker 0, and the next fork began 1.8 ms late).
+  if (team->wide_fibers) {
+    if (ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
+    keep_initial_thread_apart(ult::Worker::pool_size());
+  }
   // Another tree's members need a dedicated worker (outside_initial_tree).
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);

@@ -226,6 +226,16 @@ bool Worker::others_share_worker() {
   return w->unfinished_.load(memory_order_relaxed) > own || w->has_runnable_queued();
 }
 
+bool Worker::idle_peer() {
+  Worker* self = t_current_;
+  int n = pool_size();
+  for (int i = 0; i < n; ++i) {
+    Worker* w = pool_[i];
+    if (w && w != self && w->running_hint() == &w->idle_) return true;
+  }
+  return false;
+}
+
 void Worker::preempt_running() {
   Fiber* f = running_;
   // Null: the thread is still starting (the signal can come before its idle loop).
@@ -371,6 +381,7 @@ void* Worker::thread_main(void* self) {
   w->idle_.native_ = true;
   w->idle_.home_ = w;
   w->running_ = &w->idle_;
+  w->running_hint_.store(&w->idle_, memory_order_relaxed);
   w->idle_loop();
   w->stacks_.clear();
   uninstall_guard_for_thread();

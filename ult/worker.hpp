@@ -99,6 +99,9 @@ class alignas(kCacheLine) Worker {
   // call should wait in short slices rather than hold the worker until it
   // returns. False off a fiber and for a kernel thread's own context alone.
   static bool others_share_worker();
+  // Whether another pool worker runs its idle loop (spinning or asleep):
+  // one that will steal a not-started fiber queued here. A hint.
+  static bool idle_peer();
   // Blocks the calling fiber until unpark(); may return spuriously, so callers
   // loop on their own condition. Must not be called by the idle context.
   static void park();
