@@ -475,7 +475,15 @@ static void let_unstarted_fibers_run() {
   if (w && w->movable_count() > 0 && t_spinlocks_held == 0 && !ult::Worker::idle_peer()) ult::Worker::yield();
 }
 
+// The monitor found this worker held for a while with fibers queued behind
+// the running one (ult/monitor.cpp, step 0): at task creation, a task
+// scheduling point, let them run.
+static void yield_if_monitor_asked() {
+  if (t_spinlocks_held == 0) ult::Worker::yield_if_asked();
+}
+
 void task_submit(void* payload, const DepItem* deps, int ndeps) {
+  yield_if_monitor_asked();
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
   if (t->running) {  // an untied task's next part (see execute)
@@ -514,6 +522,7 @@ bool task_runs_now(int priority) {
 }
 
 void task_run_created(void* payload) {
+  yield_if_monitor_asked();
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
   adopt(th, t, !completes_in_place(t));

@@ -259,7 +259,17 @@ void* monitor_main(void*) {
         continue;
       }
       bool blocked = false, hot = now < hot_until;
-      if (now - s.since < patience_ns(true, hot) || held_ns(w, s, now, &blocked) < patience_ns(blocked, hot)) continue;
+      if (now - s.since < patience_ns(true, hot)) continue;
+      uint64_t held = held_ns(w, s, now, &blocked);
+      uint64_t patience = patience_ns(blocked, hot);
+      // Step 0: half way, ask the running fiber to let the others run at its
+      // next task scheduling point. One that runs tasks (inline, depth
+      // first, for milliseconds) is not waiting for anyone: it yields, and
+      // the fibers behind it start here instead of on spares (sort, 8
+      // fibers on 2 workers: 6 of them moved to kernel threads in half the
+      // runs, 0.33-0.52 s against 0.24).
+      if (!blocked && held >= patience / 2) w.ask_to_yield();
+      if (held < patience) continue;
       // Stuck: steps 1 and 2 of the design.
       hot_until = now + kHotNs;
       move_to_spares(w);

@@ -226,6 +226,11 @@ bool Worker::others_share_worker() {
   return w->unfinished_.load(memory_order_relaxed) > own || w->has_runnable_queued();
 }
 
+void Worker::take_yield_request() {
+  yield_req_.store(false, memory_order_relaxed);
+  if (running_ != &idle_) yield();
+}
+
 bool Worker::idle_peer() {
   Worker* self = t_current_;
   int n = pool_size();

@@ -174,6 +174,15 @@ class alignas(kCacheLine) Worker {
   static uint64_t spin_ns() { return spin_ns_.load(memory_order_relaxed); }
 
   // ---- progress (monitor.cpp) ---------------------------------------------
+  // The monitor's first step with a held worker: ask its running fiber to
+  // let the queued ones run at its next task scheduling point. Any thread.
+  void ask_to_yield() { yield_req_.store(true, memory_order_relaxed); }
+  // At a task scheduling point of the running fiber (no runtime spin lock
+  // held): yields if the monitor asked. One load when it did not.
+  static void yield_if_asked() {
+    Worker* w = t_current_;
+    if (w && w->yield_req_.load(memory_order_relaxed)) w->take_yield_request();
+  }
   // Scheduling points passed on this worker (fiber starts and switches):
   // written by the worker's own thread, read by the progress monitor.
   uint64_t progress() const { return switches_.load(memory_order_relaxed); }
@@ -236,6 +245,7 @@ class alignas(kCacheLine) Worker {
     switches_.store(switches_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
   void became_idle_spare();
+  void take_yield_request();
 
   // initial-exec here too, so that every user of current() reads it with one
   // %fs-relative load instead of calling __tls_get_addr (as at the definition).
@@ -276,6 +286,7 @@ class alignas(kCacheLine) Worker {
   Atomic<Fiber*> running_hint_{nullptr};
   Atomic<bool> running_started_{false};  // the running fiber is a started fiber (not idle, not a root)
   Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
+  Atomic<bool> yield_req_{false};    // set by the monitor, taken at a scheduling point (yield_if_asked)
 };
 
 template <class Pred>
