@@ -1,4 +1,5 @@
-// Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait.
+// Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait,
+// and sleeps (nanosleep, clock_nanosleep, usleep, sleep).
 //
 // The problem. Team members that wait for each other outside the runtime
 // with a blocking call (a pipe between members, a semaphore ring, a POSIX
@@ -29,6 +30,17 @@
 // runtime spin lock held by this thread (t_spinlocks_held), as in
 // sched_yield. (B3) A descriptor the program made non-blocking is left
 // alone: read then returns EAGAIN as it must.
+//
+// A sleep is a wait by intent: a member that polls a flag with usleep
+// between looks (a common way to wait politely) held its worker through
+// every sleep, and the preemption signal could not take it: it nearly always
+// lands in the kernel's sleep, which a signal ends with EINTR inside the C
+// library (not a safe point, preempt_linux.cpp) rather than restarts. A team
+// of 3 on 2 workers whose primary thread was queued behind such a poller
+// hung (LLVM's kmp_sch_simd_guided test). On a shared worker a sleep now
+// lets the queued fibers run, then sleeps in slices until its deadline,
+// letting them run between slices (B1: it returns no earlier than the C
+// library's would, and EINTR with the time left if a signal ends a slice).
 //
 // Exported at the C library's version nodes (abi/bobbin.map): programs built
 // on glibc 2.34 or later ask for sem_wait and pthread_barrier_* at
@@ -70,11 +82,19 @@ using ReadFn = ssize_t (*)(int, void*, size_t);
 using SemWaitFn = int (*)(sem_t*);
 using BarrierInitFn = int (*)(pthread_barrier_t*, const pthread_barrierattr_t*, unsigned);
 using BarrierFn = int (*)(pthread_barrier_t*);
+using ClockNanosleepFn = int (*)(clockid_t, int, const timespec*, timespec*);
+using NanosleepFn = int (*)(const timespec*, timespec*);
+using UsleepFn = int (*)(useconds_t);
+using SleepFn = unsigned (*)(unsigned);
 
 ReadFn g_read;
 SemWaitFn g_sem_wait;
 BarrierInitFn g_barrier_init;
 BarrierFn g_barrier_wait, g_barrier_destroy;
+ClockNanosleepFn g_clock_nanosleep;
+NanosleepFn g_nanosleep;
+UsleepFn g_usleep;
+SleepFn g_sleep;
 
 void* next_symbol(const char* name, const char* version) {
   void* f = dlvsym(RTLD_NEXT, name, version);
@@ -88,6 +108,10 @@ __attribute__((constructor)) void resolve_next() {
   g_barrier_init = reinterpret_cast<BarrierInitFn>(next_symbol("pthread_barrier_init", "GLIBC_2.34"));
   g_barrier_wait = reinterpret_cast<BarrierFn>(next_symbol("pthread_barrier_wait", "GLIBC_2.34"));
   g_barrier_destroy = reinterpret_cast<BarrierFn>(next_symbol("pthread_barrier_destroy", "GLIBC_2.34"));
+  g_clock_nanosleep = reinterpret_cast<ClockNanosleepFn>(next_symbol("clock_nanosleep", "GLIBC_2.17"));
+  g_nanosleep = reinterpret_cast<NanosleepFn>(next_symbol("nanosleep", "GLIBC_2.2.5"));
+  g_usleep = reinterpret_cast<UsleepFn>(next_symbol("usleep", "GLIBC_2.2.5"));
+  g_sleep = reinterpret_cast<SleepFn>(next_symbol("sleep", "GLIBC_2.2.5"));
 }
 
 // Whether this call should look before it blocks (B2).
@@ -118,6 +142,49 @@ void wait_readable(int fd) {
     if (ppoll(&p, 1, &slice, nullptr) != 0) return;
   }
 }
+
+// ---- sleeps ----
+
+uint64_t to_ns(const timespec& t) { return uint64_t(t.tv_sec) * 1'000'000'000u + uint64_t(t.tv_nsec); }
+timespec from_ns(uint64_t ns) { return timespec{time_t(ns / 1'000'000'000u), long(ns % 1'000'000'000u)}; }
+
+// Sleeps on `clock` until `deadline` (ns on that clock) as above; 0, or the
+// error that ended a slice (EINTR), with *left the time still to sleep.
+int sleep_until(clockid_t clock, uint64_t deadline, uint64_t* left) {
+  for (;;) {
+    Worker::yield_to_queued();
+    timespec now;
+    clock_gettime(clock, &now);
+    uint64_t t = to_ns(now);
+    if (t >= deadline) {
+      *left = 0;
+      return 0;
+    }
+    *left = deadline - t;
+    if (!Worker::others_share_worker()) {
+      timespec until = from_ns(deadline);
+      int rc = g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
+      if (rc == 0) *left = 0;
+      else if (clock_gettime(clock, &now) == 0) *left = to_ns(now) < deadline ? deadline - to_ns(now) : 0;
+      return rc;
+    }
+    timespec slice = from_ns(*left < kSliceNs ? *left : kSliceNs);
+    int rc = g_clock_nanosleep(clock, 0, &slice, nullptr);
+    if (rc != 0) {
+      if (clock_gettime(clock, &now) == 0) *left = to_ns(now) < deadline ? deadline - to_ns(now) : 0;
+      return rc;
+    }
+  }
+}
+
+// Relative sleeps on the monotonic clock (POSIX measures nanosleep there).
+int sleep_for(uint64_t ns, uint64_t* left) {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return sleep_until(CLOCK_MONOTONIC, to_ns(now) + ns, left);
+}
+
+bool valid(const timespec* t) { return t && t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1'000'000'000; }
 
 // ---- the barrier ----
 // A process-private barrier initialised here keeps this layout inside the
@@ -264,6 +331,62 @@ int bobbin_barrier_destroy(pthread_barrier_t* b) {
   }
   if (!g_barrier_destroy) resolve_next();
   return g_barrier_destroy(b);
+}
+
+__attribute__((visibility("default"))) int bobbin_clock_nanosleep(clockid_t clock, int flags, const timespec* t,
+                                                                   timespec* rem) __asm__("clock_nanosleep");
+int bobbin_clock_nanosleep(clockid_t clock, int flags, const timespec* t, timespec* rem) {
+  if (!g_clock_nanosleep) resolve_next();
+  // Only the clocks a deadline can be read from here; a processor-time
+  // clock (or a bad argument) is the C library's to answer.
+  bool wall = clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC || clock == CLOCK_BOOTTIME || clock == CLOCK_TAI;
+  if (!wall || !valid(t) || !on_shared_worker()) return g_clock_nanosleep(clock, flags, t, rem);
+  int saved = errno;
+  uint64_t deadline = to_ns(*t), left = 0;
+  if (!(flags & TIMER_ABSTIME)) {
+    timespec now;
+    clock_gettime(clock, &now);
+    deadline += to_ns(now);
+  }
+  int rc = sleep_until(clock, deadline, &left);
+  if (rc == EINTR && rem && !(flags & TIMER_ABSTIME)) *rem = from_ns(left);
+  errno = saved;
+  return rc;
+}
+
+__attribute__((visibility("default"))) int bobbin_nanosleep(const timespec* t, timespec* rem) __asm__("nanosleep");
+int bobbin_nanosleep(const timespec* t, timespec* rem) {
+  if (!g_nanosleep) resolve_next();
+  if (!valid(t) || !on_shared_worker()) return g_nanosleep(t, rem);
+  uint64_t left = 0;
+  int rc = sleep_for(to_ns(*t), &left);
+  if (rc == 0) return 0;
+  if (rem) *rem = from_ns(left);
+  errno = rc;
+  return -1;
+}
+
+__attribute__((visibility("default"))) int bobbin_usleep(useconds_t us) __asm__("usleep");
+int bobbin_usleep(useconds_t us) {
+  if (!g_usleep) resolve_next();
+  if (!on_shared_worker()) return g_usleep(us);
+  uint64_t left = 0;
+  int rc = sleep_for(uint64_t(us) * 1000u, &left);
+  if (rc == 0) return 0;
+  errno = rc;
+  return -1;
+}
+
+__attribute__((visibility("default"))) unsigned bobbin_sleep(unsigned s) __asm__("sleep");
+unsigned bobbin_sleep(unsigned s) {
+  if (!g_sleep) resolve_next();
+  if (!on_shared_worker()) return g_sleep(s);
+  int saved = errno;
+  uint64_t left = 0;
+  int rc = sleep_for(uint64_t(s) * 1'000'000'000u, &left);
+  errno = saved;
+  // The seconds left, rounded up as the C library's (0 when it slept them all).
+  return rc == 0 ? 0 : unsigned((left + 999'999'999u) / 1'000'000'000u);
 }
 
 }  // extern "C"
