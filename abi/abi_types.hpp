@@ -90,11 +90,11 @@ inline DecodedSchedule decode_schedule(kmp_int32 s) {
     case kmp_sch_dynamic_chunked: return {rt::LoopKind::Dynamic, ordered, true};
     case kmp_sch_guided_chunked:
     case kmp_sch_guided_iterative_chunked:
-    case kmp_sch_guided_analytical_chunked:
-    case kmp_sch_guided_simd:
-    case kmp_sch_trapezoidal: return {rt::LoopKind::Guided, ordered, true};
-    case kmp_sch_runtime:
-    case kmp_sch_runtime_simd: return {rt::LoopKind::Runtime, ordered, true};
+    case kmp_sch_guided_analytical_chunked: return {rt::LoopKind::Guided, ordered, true};
+    case kmp_sch_guided_simd: return {rt::LoopKind::GuidedSimd, ordered, true};
+    case kmp_sch_trapezoidal: return {rt::LoopKind::Trapezoidal, ordered, true};
+    case kmp_sch_runtime: return {rt::LoopKind::Runtime, ordered, true};
+    case kmp_sch_runtime_simd: return {rt::LoopKind::RuntimeSimd, ordered, true};
     case kmp_sch_auto: return {rt::LoopKind::Auto, ordered, true};
     default: return {rt::LoopKind::Static, ordered, false};
   }

@@ -34,7 +34,8 @@ BOBBIN_EXPORT void omp_set_schedule(omp_sched_t kind, int chunk) {
   rt::Schedule s;
   s.monotonic = (unsigned(kind) & unsigned(omp_sched_monotonic)) != 0;
   s.kind = int(unsigned(kind) & ~unsigned(omp_sched_monotonic));
-  if (s.kind < 1 || s.kind > 4) return;  // not a schedule the spec defines: ignored, as libomp does
+  // Not a schedule the spec defines, nor libomp's trapezoidal: ignored, as libomp does.
+  if ((s.kind < 1 || s.kind > 4) && s.kind != rt::kSchedTrapezoidal) return;
   // A chunk below 1 means "the default" (spec 3.2.11): reported as libomp
   // does, 0 for static (one block per thread) and 1 for the others.
   s.chunk = chunk >= 1 ? chunk : s.kind == int(omp_sched_static) ? 0 : 1;

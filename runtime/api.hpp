@@ -70,6 +70,10 @@ double wtime();
 double wtick();
 
 // Run-time schedule (omp_sched_t values; monotonic flag as in omp.h).
+// libomp's extension kind for OMP_SCHEDULE=trapezoidal and
+// omp_set_schedule (kmp_sched_trapezoidal): a schedule(runtime) loop then
+// hands out trapezoid self-scheduling chunks (loop.cpp).
+constexpr int kSchedTrapezoidal = 101;
 struct Schedule {
   int kind = 2;  // omp_sched_dynamic
   int chunk = 0;
@@ -95,6 +99,10 @@ void copyprivate(void* data, void (*copy)(void* dst, void* src), bool did_it);
 enum class LoopKind : uint8_t {
   Static, StaticChunked, StaticBalancedChunked, Dynamic, Guided, Runtime, Auto,
   Distribute, DistributeChunked,  // split over the teams of a league, not the threads of a team
+  // libomp's extensions: guided chunks that are multiples of the chunk (the
+  // simd width; schedule(simd:guided)), schedule(simd:runtime) (the chunk
+  // argument is the simd width), and trapezoid self-scheduling.
+  GuidedSimd, RuntimeSimd, Trapezoidal,
 };
 
 // One loop as the compiler describes it, in a signed/unsigned width-neutral

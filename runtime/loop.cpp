@@ -131,8 +131,37 @@ StaticPart team_static_part(int64_t chunk, const LoopBounds& b) {
 
 // ---- dynamic dispatch ---------------------------------------------------------
 
-static Sched resolve(LoopKind kind, int64_t* chunk, const Icvs& icv) {
+// schedule(simd:runtime), as libomp reads it: the compiler passes the simd
+// width as the chunk; a static run-sched-var without a chunk (or auto) gives
+// balanced spans rounded up to the width, any other kind chunks of its chunk
+// times the width (guided ones multiples of that).
+static Sched resolve_simd_runtime(int64_t* chunk, uint64_t* align, const Icvs& icv) {
+  int64_t width = *chunk > 0 ? *chunk : 1;
+  int64_t c = icv.sched.chunk > 0 ? icv.sched.chunk : 1;
+  switch (icv.sched.kind) {
+    case 1:
+      if (icv.sched.chunk <= 0) break;
+      *chunk = c * width;
+      return Sched::StaticChunked;
+    case 2: *chunk = c * width; return Sched::Dynamic;
+    case 3: *chunk = *align = uint64_t(c * width); return Sched::Guided;
+    case kSchedTrapezoidal: *chunk = c * width; return Sched::Trapezoidal;
+    default: break;
+  }
+  *align = uint64_t(width);
+  return Sched::Static;
+}
+
+static Sched resolve(LoopKind kind, int64_t* chunk, uint64_t* align, const Icvs& icv) {
+  *align = 1;
   switch (kind) {
+    case LoopKind::GuidedSimd:
+      *align = *chunk > 0 ? uint64_t(*chunk) : 1;
+      return Sched::Guided;
+    case LoopKind::Trapezoidal:
+      return Sched::Trapezoidal;
+    case LoopKind::RuntimeSimd:
+      return resolve_simd_runtime(chunk, align, icv);
     case LoopKind::Static:
     case LoopKind::Auto:
     case LoopKind::Distribute:
@@ -151,6 +180,7 @@ static Sched resolve(LoopKind kind, int64_t* chunk, const Icvs& icv) {
         case 1: return *chunk > 0 ? Sched::StaticChunked : Sched::Static;
         case 2: return Sched::Dynamic;
         case 3: return Sched::Guided;
+        case kSchedTrapezoidal: return Sched::Trapezoidal;
         default: return Sched::Static;  // auto
       }
   }
@@ -205,17 +235,39 @@ void leave_cancelled_loop(Thread* t) {
   leave_ring(buf);
 }
 
+// Trapezoid self-scheduling (libomp's `trapezoidal`, OMP_SCHEDULE's
+// extension): chunks shrink linearly from half an even share, F =
+// ceil(trip / 2n), to the chunk size L, over C = ceil(2 trip / (F + L))
+// chunks, so fewer claims than guided's and a smaller last wave than
+// dynamic's. The decrement is rounded down, so chunks 0..C-1 cover the
+// loop and none is shorter than L.
+static void trapezoid(LoopBuffer* buf) {
+  uint64_t n = uint64_t(buf->nthreads), trip = buf->trip, last = buf->chunk;
+  uint64_t first = std::max(last, (trip + 2 * n - 1) / (2 * n));
+  if (first >= trip) {
+    buf->tss_first = std::max<uint64_t>(first, 1);
+    buf->tss_delta = 0;
+    return;
+  }
+  uint64_t chunks = (2 * trip + first + last - 1) / (first + last);
+  buf->tss_first = first;
+  buf->tss_delta = chunks > 1 ? (first - last) / (chunks - 1) : 0;
+}
+
 // Joins the dynamic loop over iterations lower + j * incr, j in [0, trip).
 static void begin_dispatch(LoopKind kind, bool ordered, int64_t chunk, int64_t lower, int64_t incr, uint64_t trip) {
   Thread* t = current_thread_fast();
-  Sched sched = resolve(kind, &chunk, t->icv);
+  uint64_t align;
+  Sched sched = resolve(kind, &chunk, &align, t->icv);
   LoopBuffer* buf = enter_ring(t);
   if (claim_setup(buf)) {
     buf->sched = sched;
+    buf->align = align;
     buf->ordered = ordered;
     buf->trip = trip;
     buf->chunk = chunk > 0 ? uint64_t(chunk) : 1;
     buf->nthreads = t->team->nthreads;
+    if (sched == Sched::Trapezoidal) trapezoid(buf);
     buf->next.store(0, memory_order_relaxed);
     buf->ordered_next.store(0, memory_order_relaxed);
     publish_setup(buf);
@@ -261,7 +313,16 @@ bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) 
   int n = buf->nthreads;
   switch (buf->sched) {
     case Sched::Static:
-      if (c.static_next == uint64_t(t->tid)) balanced_part(trip, n, t->tid, &begin, &end);
+      if (c.static_next == uint64_t(t->tid)) {
+        if (buf->align > 1) {
+          uint64_t span = (trip + uint64_t(n) - 1) / uint64_t(n);
+          span = (span + buf->align - 1) / buf->align * buf->align;
+          begin = std::min(uint64_t(t->tid) * span, trip);
+          end = std::min(begin + span, trip);
+        } else {
+          balanced_part(trip, n, t->tid, &begin, &end);
+        }
+      }
       c.static_next += uint64_t(n);
       break;
     case Sched::StaticChunked:
@@ -275,6 +336,18 @@ bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) 
       begin = std::min(buf->next.fetch_add(buf->chunk, memory_order_relaxed), trip);
       end = std::min(begin + buf->chunk, trip);
       break;
+    case Sched::Trapezoidal: {
+      // relaxed, as Dynamic. `next` counts chunks here, not iterations.
+      unsigned __int128 k = buf->next.fetch_add(1, memory_order_relaxed);
+      unsigned __int128 f = buf->tss_first, d = buf->tss_delta;
+      if (d * k >= f) break;  // a chunk of no iterations: past the last one
+      // Every chunk before k is longer than this one, so `start` grows with k.
+      unsigned __int128 start = k * f - d * (k * (k - (k > 0)) / 2);
+      if (start >= trip) break;
+      begin = uint64_t(start);
+      end = uint64_t(std::min<unsigned __int128>(start + (f - d * k), trip));
+      break;
+    }
     case Sched::Guided: {
       uint64_t cur = buf->next.load(memory_order_relaxed);
       for (;;) {
@@ -282,6 +355,7 @@ bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) 
         // Half of an even share of what is left, never below the chunk
         // (the classic guided rule; libomp uses the same factor).
         uint64_t size = std::max(buf->chunk, (trip - cur + 2 * uint64_t(n) - 1) / (2 * uint64_t(n)));
+        size = (size + buf->align - 1) / buf->align * buf->align;
         uint64_t e = std::min(cur + size, trip);
         if (buf->next.compare_exchange_weak(cur, e, memory_order_relaxed)) {
           begin = cur;

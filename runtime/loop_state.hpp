@@ -8,7 +8,7 @@
 namespace bobbin::rt {
 
 // Internal schedule after run-time/auto resolution.
-enum class Sched : uint8_t { Static, StaticChunked, Dynamic, Guided };
+enum class Sched : uint8_t { Static, StaticChunked, Dynamic, Guided, Trapezoidal };
 
 // One dynamic loop's shared state, in normalised iteration space [0, trip).
 struct alignas(kCacheLine) LoopBuffer {
@@ -22,6 +22,11 @@ struct alignas(kCacheLine) LoopBuffer {
   bool ordered = false;
   uint64_t trip = 0;
   uint64_t chunk = 1;
+  // Trapezoidal: chunk k is first - k * delta iterations long (never below
+  // `chunk`, which the setup ensures for every chunk that starts in range).
+  uint64_t tss_first = 1, tss_delta = 0;
+  // schedule(simd:...): Static spans and Guided chunks are multiples of it.
+  uint64_t align = 1;
   int nthreads = 1;
   alignas(kCacheLine) Atomic<uint64_t> next{0};   // next unclaimed iteration
   alignas(kCacheLine) Atomic<uint64_t> ordered_next{0};  // next iteration allowed into `ordered`

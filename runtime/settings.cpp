@@ -152,6 +152,9 @@ bool parse_schedule(std::string s, Settings& st) {
   else if (kind == "dynamic") sch.kind = 2;
   else if (kind == "guided") sch.kind = 3;
   else if (kind == "auto") sch.kind = 4;
+  else if (kind == "trapezoidal") sch.kind = kSchedTrapezoidal;
+  // libomp's name for its nonmonotonic dynamic schedule, reported as dynamic.
+  else if (kind == "static_steal") sch.kind = 2;
   else return false;
   sch.chunk = sch.kind == 1 ? 0 : 1;  // the kind's default chunk, reported as libomp does
   if (comma != std::string::npos) {
@@ -175,7 +178,7 @@ struct Row {
 std::string sched_name(const Schedule& s) {
   static const char* names[] = {"?", "static", "dynamic", "guided", "auto"};
   std::string out = s.monotonic ? "monotonic:" : "";
-  out += names[s.kind >= 1 && s.kind <= 4 ? s.kind : 0];
+  out += s.kind == kSchedTrapezoidal ? "trapezoidal" : names[s.kind >= 1 && s.kind <= 4 ? s.kind : 0];
   if (s.chunk > 0) out += "," + std::to_string(s.chunk);
   return out;
 }
