@@ -215,6 +215,14 @@ void initialize() {
   sched::install_worker_loop();
   progress_init();
   tasking_init();
+  // The program's thread is not pinned (unless binding is asked for): when
+  // the kernel runs it on a pinned worker's processor during a long region,
+  // that worker moves (places.cpp). LLVM's kmp_sch_simd_guided test (teams
+  // of 1 to 4 on 2 processors, each one long region of barriers): the
+  // initial thread and worker 1 on one processor for seconds, 66 s for what
+  // took 0.2 s with every thread bound.
+  if (!g_pin_initial)
+    ult::install_initial_placement_hook([] { keep_initial_thread_apart(ult::Worker::pool_size()); });
   ult::Worker::ensure_pool(1, &pin_worker);
   pthread_atfork(&before_fork, nullptr, &after_fork_in_child);
 
@@ -473,7 +481,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   keep_or_set(team->active_level, me->team->active_level + (n > 1 ? 1 : 0));
   keep_or_set(team->nthreads, n);
   keep_or_set(team->body, body);
-  team->barrier.reset(n);
+  team->barrier.reset(n, ult::Worker::current());
   team->end_pending.store(n, memory_order_relaxed);
   team->join_pending.store(n - 1, memory_order_relaxed);
   keep_or_set(team->single_claimed, uint32_t(0));

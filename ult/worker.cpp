@@ -98,6 +98,14 @@ void install_work_hooks(WorkHooks hooks) { g_hooks = hooks; }
 const WorkHooks& work_hooks() { return g_hooks; }
 void install_rescued_hook(void (*fn)(Fiber* f)) { g_hooks.rescued = fn; }
 
+static void (*g_initial_placement)() = nullptr;
+void install_initial_placement_hook(void (*fn)()) { g_initial_placement = fn; }
+
+void Worker::check_initial_placement() {
+  Worker* w = t_current_;
+  if (w && w->id_ == 0 && !w->own_thread_ && g_initial_placement) g_initial_placement();
+}
+
 static bool key_less(uint64_t a, uint64_t b) { return a < b; }
 
 // ---- run queue --------------------------------------------------------------
@@ -360,6 +368,7 @@ void Worker::sleep_if_idle() {
   }
   // step 4. acquire: pairs with notify's exchange, so the work pushed before it is seen.
   while (sleeping_.load(memory_order_acquire) == 1) futex_wait(&sleeping_, 1);
+  if (id_ == 0 && !own_thread_ && g_initial_placement) g_initial_placement();
 }
 
 void Worker::idle_loop() {

@@ -77,6 +77,13 @@ const WorkHooks& work_hooks();
 // Sets WorkHooks::rescued alone (the runtime's, installed after the scheduler's hooks).
 void install_rescued_hook(void (*fn)(Fiber* f));
 void install_work_hooks(WorkHooks hooks);
+// Called on worker 0's thread (the program's, which the runtime does not pin
+// unless asked) when it wakes from its idle sleep and when it leaves a team
+// barrier (Worker::check_initial_placement): the kernel tends to wake it on
+// the processor of the thread that woke it, which may be a pinned worker's,
+// and rarely moves either; the two then share a processor while another
+// idles. The hook moves the worker (runtime/places.cpp).
+void install_initial_placement_hook(void (*fn)());
 
 class alignas(kCacheLine) Worker {
  public:
@@ -102,6 +109,8 @@ class alignas(kCacheLine) Worker {
   // Whether another pool worker runs its idle loop (spinning or asleep):
   // one that will steal a not-started fiber queued here. A hint.
   static bool idle_peer();
+  // On worker 0's own thread only: runs the initial placement hook (above).
+  static void check_initial_placement();
   // Blocks the calling fiber until unpark(); may return spuriously, so callers
   // loop on their own condition. Must not be called by the idle context.
   static void park();
