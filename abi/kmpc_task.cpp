@@ -43,8 +43,10 @@ struct Deps {
   }
   void add(kmp_int32 count, const kmp_depend_info_t* l) {
     for (kmp_int32 i = 0; i < count; ++i) {
-      if (l[i].flags & 0x80) rt::unsupported("depend(omp_all_memory)");
-      items[n++] = rt::DepItem{uintptr_t(l[i].base_addr), l[i].flags};
+      // omp_all_memory: libomp's flag bit, or (older codegen) the address
+      // SIZE_MAX with an out or inout kind.
+      bool all = (l[i].flags & 0x80) || (uintptr_t(l[i].base_addr) == UINTPTR_MAX && (l[i].flags & rt::kDepOut));
+      items[n++] = rt::DepItem{uintptr_t(l[i].base_addr), all ? uint8_t(rt::kDepAllMemory) : l[i].flags};
     }
   }
 };

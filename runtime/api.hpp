@@ -223,7 +223,9 @@ struct TaskSpec {
 void* task_alloc(const TaskSpec& spec, std::size_t payload_size);
 std::size_t task_payload_size(void* payload);
 
-enum DepKind : uint8_t { kDepIn = 1, kDepOut = 2, kDepInout = 3, kDepMutexInoutset = 4, kDepInoutset = 8 };
+// kDepAllMemory: depend(omp_all_memory), a writer of every location (its
+// address is ignored).
+enum DepKind : uint8_t { kDepIn = 1, kDepOut = 2, kDepInout = 3, kDepMutexInoutset = 4, kDepInoutset = 8, kDepAllMemory = 0x80 };
 struct DepItem {
   uintptr_t addr;
   uint8_t kind;  // DepKind

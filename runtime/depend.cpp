@@ -18,6 +18,13 @@
 // edge is skipped. succ starts with one extra predecessor while it is being
 // registered, so it cannot start before all its edges exist.
 //
+// depend(omp_all_memory) (a writer of every location): such a task A
+// depends on the current group of every address and on the previous such
+// task; then the table is emptied (its groups all precede A) and A becomes
+// the domain's `all`, on which every later task with a dependence depends,
+// and every taskwait with a dependence waits. Later tasks need no edge to
+// what A followed: A's completion implies it.
+//
 // Memory: table entries hold a memory reference on the tasks they name
 // (Task::refs), dropped when a group is replaced, when the parent's taskwait
 // finds every child complete, when the parent completes, and (for implicit
@@ -52,6 +59,7 @@ struct Entry {
 
 struct DepDomain {
   std::unordered_map<uintptr_t, Entry> map;
+  Task* all = nullptr;  // the last omp_all_memory task (holds an alive reference)
 };
 
 namespace {
@@ -89,12 +97,32 @@ int merge_items(const DepItem* items, int n, std::vector<DepItem>& out) {
 
 }  // namespace
 
+static bool all_memory(const DepItem* items, int n) {
+  for (int i = 0; i < n; ++i)
+    if (items[i].kind & kDepAllMemory) return true;
+  return false;
+}
+
 bool deps_register(Task* parent, Task* t, const DepItem* items, int n) {
-  std::vector<DepItem> merged;
-  n = merge_items(items, n, merged);
   t->deps = new DepNode;
   t->deps->npred.store(1, memory_order_relaxed);  // the registration guard
   if (!parent->domain) parent->domain = new DepDomain;
+  DepDomain* d = parent->domain;
+  if (d->all) add_edge(d->all, t);
+  if (all_memory(items, n)) {
+    for (auto& [addr, e] : d->map) {
+      for (Task* m : e.members) add_edge(m, t);
+      release_all(e.members);
+      release_all(e.prev);
+    }
+    d->map.clear();
+    if (d->all) release_task_ref(d->all);
+    hold_task(t);
+    d->all = t;
+    return t->deps->npred.fetch_sub(1, memory_order_acq_rel) == 1;
+  }
+  std::vector<DepItem> merged;
+  n = merge_items(items, n, merged);
   for (int i = 0; i < n; ++i) {
     Entry& e = parent->domain->map[merged[std::size_t(i)].addr];
     Kind k = kind_of(merged[std::size_t(i)].kind);
@@ -134,6 +162,7 @@ void deps_clear_domain(Task* owner) {
     release_all(e.members);
     release_all(e.prev);
   }
+  if (d->all) release_task_ref(d->all);
   delete d;
 }
 
@@ -141,16 +170,23 @@ void deps_wait(Thread* th, const DepItem* items, int n) {
   Task* cur = th->current_task;
   if (!cur->domain) return;
   std::vector<Task*> waits;
+  auto wait_for = [&](Task* t) {
+    hold_task(t);
+    waits.push_back(t);
+  };
+  if (cur->domain->all) wait_for(cur->domain->all);
+  if (all_memory(items, n)) {
+    for (auto& [addr, e] : cur->domain->map)
+      for (Task* t : e.members) wait_for(t);
+    n = 0;
+  }
   for (int i = 0; i < n; ++i) {
     auto it = cur->domain->map.find(items[i].addr);
     if (it == cur->domain->map.end()) continue;
     Entry& e = it->second;
     Kind k = kind_of(items[i].kind);
     const std::vector<Task*>& on = (k != kWriter && e.kind == k) ? e.prev : e.members;
-    for (Task* t : on) {
-      hold_task(t);
-      waits.push_back(t);
-    }
+    for (Task* t : on) wait_for(t);
   }
   help_until(th, [&] {
     for (Task* t : waits)
