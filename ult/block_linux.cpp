@@ -59,6 +59,7 @@
 #include <cstdint>
 
 #include "ult/atomic.hpp"
+#include "ult/preempt.hpp"
 #include "ult/spinlock.hpp"
 #include "ult/worker.hpp"
 #include "ult/yield.hpp"
@@ -117,6 +118,11 @@ __attribute__((constructor)) void resolve_next() {
 // Whether this call should look before it blocks (B2).
 bool on_shared_worker() { return bobbin::t_spinlocks_held == 0 && Worker::others_share_worker(); }
 
+// Whether a sleep should go through sleep_until: on a worker's thread even
+// when no other fiber shares it now, since one may be queued during the
+// sleep, and the monitor's signal then ends the C library's sleep early.
+bool on_worker() { return bobbin::t_spinlocks_held == 0 && Worker::current() != nullptr; }
+
 timespec after_slice(clockid_t clock) {
   timespec t;
   clock_gettime(clock, &t);
@@ -150,8 +156,12 @@ timespec from_ns(uint64_t ns) { return timespec{time_t(ns / 1'000'000'000u), lon
 
 // Sleeps on `clock` until `deadline` (ns on that clock) as above; 0, or the
 // error that ended a slice (EINTR), with *left the time still to sleep.
+// The monitor's preemption signal ends a sleep with EINTR too (the kernel
+// restarts no sleep once a handler ran): that one is not the program's, and
+// the sleep goes on.
 int sleep_until(clockid_t clock, uint64_t deadline, uint64_t* left) {
   for (;;) {
+    unsigned signals = bobbin::ult::preemption_signals_taken();
     Worker::yield_to_queued();
     timespec now;
     clock_gettime(clock, &now);
@@ -161,15 +171,22 @@ int sleep_until(clockid_t clock, uint64_t deadline, uint64_t* left) {
       return 0;
     }
     *left = deadline - t;
+    int rc;
     if (!Worker::others_share_worker()) {
       timespec until = from_ns(deadline);
-      int rc = g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
-      if (rc == 0) *left = 0;
-      else if (clock_gettime(clock, &now) == 0) *left = to_ns(now) < deadline ? deadline - to_ns(now) : 0;
-      return rc;
+      rc = g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
+      if (rc == 0) {
+        *left = 0;
+        return 0;
+      }
+    } else {
+      timespec slice = from_ns(*left < kSliceNs ? *left : kSliceNs);
+      rc = g_clock_nanosleep(clock, 0, &slice, nullptr);
     }
-    timespec slice = from_ns(*left < kSliceNs ? *left : kSliceNs);
-    int rc = g_clock_nanosleep(clock, 0, &slice, nullptr);
+    // Only the monitor's signal: go on (a signal of the program's as well
+    // is then seen as ours, and the sleep goes on: allowed, as a sleep may
+    // also end late).
+    if (rc == EINTR && bobbin::ult::preemption_signals_taken() != signals) continue;
     if (rc != 0) {
       if (clock_gettime(clock, &now) == 0) *left = to_ns(now) < deadline ? deadline - to_ns(now) : 0;
       return rc;
@@ -182,6 +199,17 @@ int sleep_for(uint64_t ns, uint64_t* left) {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return sleep_until(CLOCK_MONOTONIC, to_ns(now) + ns, left);
+}
+
+// nanosleep's and usleep's contract: 0, or -1 with errno (EINTR) and the
+// time left in *rem.
+int posix_sleep(uint64_t ns, timespec* rem) {
+  uint64_t left = 0;
+  int rc = sleep_for(ns, &left);
+  if (rc == 0) return 0;
+  if (rem) *rem = from_ns(left);
+  errno = rc;
+  return -1;
 }
 
 bool valid(const timespec* t) { return t && t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1'000'000'000; }
@@ -340,7 +368,7 @@ int bobbin_clock_nanosleep(clockid_t clock, int flags, const timespec* t, timesp
   // Only the clocks a deadline can be read from here; a processor-time
   // clock (or a bad argument) is the C library's to answer.
   bool wall = clock == CLOCK_REALTIME || clock == CLOCK_MONOTONIC || clock == CLOCK_BOOTTIME || clock == CLOCK_TAI;
-  if (!wall || !valid(t) || !on_shared_worker()) return g_clock_nanosleep(clock, flags, t, rem);
+  if (!wall || !valid(t) || !on_worker()) return g_clock_nanosleep(clock, flags, t, rem);
   int saved = errno;
   uint64_t deadline = to_ns(*t), left = 0;
   if (!(flags & TIMER_ABSTIME)) {
@@ -357,30 +385,21 @@ int bobbin_clock_nanosleep(clockid_t clock, int flags, const timespec* t, timesp
 __attribute__((visibility("default"))) int bobbin_nanosleep(const timespec* t, timespec* rem) __asm__("nanosleep");
 int bobbin_nanosleep(const timespec* t, timespec* rem) {
   if (!g_nanosleep) resolve_next();
-  if (!valid(t) || !on_shared_worker()) return g_nanosleep(t, rem);
-  uint64_t left = 0;
-  int rc = sleep_for(to_ns(*t), &left);
-  if (rc == 0) return 0;
-  if (rem) *rem = from_ns(left);
-  errno = rc;
-  return -1;
+  if (!valid(t) || !on_worker()) return g_nanosleep(t, rem);
+  return posix_sleep(to_ns(*t), rem);
 }
 
 __attribute__((visibility("default"))) int bobbin_usleep(useconds_t us) __asm__("usleep");
 int bobbin_usleep(useconds_t us) {
   if (!g_usleep) resolve_next();
-  if (!on_shared_worker()) return g_usleep(us);
-  uint64_t left = 0;
-  int rc = sleep_for(uint64_t(us) * 1000u, &left);
-  if (rc == 0) return 0;
-  errno = rc;
-  return -1;
+  if (!on_worker()) return g_usleep(us);
+  return posix_sleep(uint64_t(us) * 1000u, nullptr);
 }
 
 __attribute__((visibility("default"))) unsigned bobbin_sleep(unsigned s) __asm__("sleep");
 unsigned bobbin_sleep(unsigned s) {
   if (!g_sleep) resolve_next();
-  if (!on_shared_worker()) return g_sleep(s);
+  if (!on_worker()) return g_sleep(s);
   int saved = errno;
   uint64_t left = 0;
   int rc = sleep_for(uint64_t(s) * 1'000'000'000u, &left);

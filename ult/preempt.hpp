@@ -16,5 +16,10 @@ void install_preemption();
 void refresh_user_code_ranges();
 // Asks w's thread to preempt its running fiber; false if it cannot be asked.
 bool send_preemption(Worker& w);
+// How many of the monitor's preemption signals the calling thread has
+// taken. A call the signal interrupted with EINTR that the kernel does not
+// restart (a sleep) compares it before and after, and goes on sleeping if
+// the signal was only this one (block_linux.cpp).
+unsigned preemption_signals_taken();
 
 }  // namespace bobbin::ult

@@ -194,6 +194,8 @@ uintptr_t interrupted_pc(const ucontext_t* uc) {
 #endif
 }
 
+thread_local unsigned t_signals_taken __attribute__((tls_model("initial-exec"))) = 0;
+
 void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
   int saved_errno = errno;
   Worker* w = Worker::current();
@@ -207,6 +209,7 @@ void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
     errno = saved_errno;
     return;
   }
+  ++t_signals_taken;
   auto* uc = static_cast<const ucontext_t*>(ctx);
   uintptr_t pc = interrupted_pc(uc);
   bool after_yield = (g_yield_return && pc == g_yield_return) || pc == user_yield_return();
@@ -216,6 +219,8 @@ void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
 }
 
 }  // namespace
+
+unsigned preemption_signals_taken() { return t_signals_taken; }
 
 bool preemption_available() {
 #ifdef BOBBIN_NO_PREEMPT
