@@ -924,6 +924,13 @@ class TaskLoop(Stmt):
                 # clang 14 gives an empty unsigned taskloop ub = 2^32-1:
                 # hundreds of millions of empty tasks on any runtime.
                 h.hi += h.step
+        if any(h.type == 'unsigned' for h in self.hdrs) and not iterations(self.hdrs):
+            # The same when a collapsed nest with an unsigned counter is
+            # empty through its other loop (the count is computed in 32
+            # bits): libomp 14 and Bobbin both hung on seed 464.
+            for h in self.hdrs:
+                if not h.values():
+                    h.hi += h.step
         self.split = r.choice(['', 'grainsize(%d)' % r.randint(1, 7), 'num_tasks(%d)' % r.randint(1, 9)])
         self.nogroup = r.random() < 0.25
         self.untied = r.random() < 0.2
