@@ -496,6 +496,12 @@ const Row kRows[] = {
      "whether the progress monitor may preempt a fiber that holds its worker while others wait (false: only moves "
      "fibers that have not started)",
      true},
+    {"KMP_ENABLE_TASK_THROTTLING", "true",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.task_throttling); },
+     [](const Settings& st) { return std::string(st.task_throttling ? "true" : "false"); },
+     "whether a thread that creates a task may run it at once instead of queueing it (false: every deferrable "
+     "task is queued, however many wait)",
+     true},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
      "an hwloc synthetic topology to model (read by the scheduler)", true},

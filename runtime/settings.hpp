@@ -54,6 +54,7 @@ struct Settings {
   int watchdog_s = 30;               // BOBBIN_WATCHDOG: seconds without progress before the report; 0 off
   int stuck_us = 2000;               // BOBBIN_STUCK_US: a worker held this long with fibers queued is rescued
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
+  bool task_throttling = true;       // KMP_ENABLE_TASK_THROTTLING: a creator may run a new task at once (task.cpp)
 };
 
 // Parses the environment (once). Bad values warn and keep the default.

@@ -50,6 +50,7 @@ sched::Placement& g_placement = *new sched::Placement;
 sched::StealPolicy* g_policy = nullptr;
 bool g_steal_half = false;
 int g_max_priority = 0;
+bool g_throttling = true;  // KMP_ENABLE_TASK_THROTTLING
 // When a new task runs at once (undeferred) instead of being queued; see
 // task_schedule_ready. 256 is the deque size at which libomp does the same.
 // kKeepQueued and kMaxInlineDepth are guesses (fib, multiaxpy, sort, 2 threads).
@@ -277,6 +278,7 @@ void tasking_init() {
     else if (strcmp(v, "one") != 0) warn("ignoring BOBBIN_STEAL_AMOUNT='%s' (valid: one, half); using one", v);
   }
   g_max_priority = settings().max_task_priority;
+  g_throttling = settings().task_throttling;
 }
 
 Task* task_from_payload(void* payload) {
@@ -347,7 +349,7 @@ sched::TaskList& list_for(Thread* th, Team* team, const Task* t) { return list_a
 bool run_now_at(Thread* th, Team* team, uint32_t depth, int priority, int affinity_list) {
   if (!th || th->team != team || !th->current_task) return false;
   if (th->current_task->final_ || team->nthreads == 1) return true;
-  if (th->inline_depth >= kMaxInlineDepth) return false;
+  if (!g_throttling || th->inline_depth >= kMaxInlineDepth) return false;
   std::size_t queued = list_at(th, team, priority, affinity_list).size();
   return queued >= kThrottle || (depth >= kMinInlineTaskDepth && queued >= kKeepQueued && g_max_priority == 0 &&
                                  team->hungry.load(memory_order_relaxed) == 0);
