@@ -9,6 +9,10 @@ using namespace bobbin::abi;
 
 using kmpc_micro = void (*)(kmp_int32* gtid, kmp_int32* tid, ...);
 
+// libomp's default invoker of a region's outlined function: runs it for the
+// calling thread (gtid is the caller's). 1 when it ran; 0 outside a region.
+BOBBIN_EXPORT int __kmpc_invoke_task_func(int) { return rt::invoke_current_body() ? 1 : 0; }
+
 BOBBIN_EXPORT void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
   void* argv[64];
   if (argc > 64) rt::unsupported("a parallel region capturing more than 64 variables");

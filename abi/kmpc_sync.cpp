@@ -2,6 +2,8 @@
 // flush, copyprivate and threadprivate.
 #include <atomic>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "abi/abi_types.hpp"
 #include "runtime/api.hpp"
@@ -94,6 +96,42 @@ BOBBIN_EXPORT void* __kmpc_copyprivate_light(ident_t*, kmp_int32, void* data) {
   void* shared = data;
   rt::copyprivate(&shared, &copy_pointer, data != nullptr);
   return shared;
+}
+
+// A threadprivate array of C++ objects: vector constructors called with the
+// element count.
+BOBBIN_EXPORT void __kmpc_threadprivate_register_vec(ident_t*, void* data, void* (*ctor)(void*, size_t),
+                                                     void* (*cctor)(void*, void*, size_t),
+                                                     void (*dtor)(void*, size_t), size_t vector_length) {
+  rt::threadprivate_register_vec(data, ctor, cctor, dtor, vector_length);
+}
+
+// libomp's lower-level threadprivate calls, exported without its __kmp
+// prefix. insert_private_data gives the initial value later copies start
+// from; insert makes the calling thread's copy and returns libomp's
+// private_common record of it ({next, link, global address, this thread's
+// address, size}), one per thread and variable, kept for the process.
+struct private_common {
+  private_common* next;
+  private_common* link;
+  void* gbl_addr;
+  void* par_addr;
+  size_t cmn_size;
+};
+
+BOBBIN_EXPORT void kmp_threadprivate_insert_private_data(int, void* pc_addr, void* data_addr, size_t pc_size) {
+  if (data_addr) rt::threadprivate_set_initial(pc_addr, data_addr, pc_size);
+}
+
+BOBBIN_EXPORT private_common* kmp_threadprivate_insert(int, void* pc_addr, void* data_addr, size_t pc_size) {
+  if (data_addr && data_addr != pc_addr) rt::threadprivate_set_initial(pc_addr, data_addr, pc_size);
+  void* copy = rt::threadprivate_lookup(pc_addr, pc_size);
+  static std::mutex records_mutex;
+  static std::map<std::pair<void*, void*>, private_common*> records;
+  std::lock_guard<std::mutex> g(records_mutex);
+  private_common*& r = records[{pc_addr, copy}];
+  if (!r) r = new private_common{nullptr, nullptr, pc_addr, copy, pc_size};
+  return r;
 }
 
 // threadprivate without a cache slot (Intel's compilers).

@@ -205,6 +205,17 @@ void* threadprivate_cached(void* original, std::size_t size, void*** cache);
 void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)(void*, void*), void (*dtor)(void*));
 // The same without the compiler's cache slot (a lookup by address).
 void* threadprivate_lookup(void* original, std::size_t size);
+// A threadprivate array of vector_length elements built and destroyed by
+// vector constructors (libomp's *_register_vec): ctor(copy, n), cctor(copy, original, n).
+void threadprivate_register_vec(void* original, void* (*ctor)(void*, std::size_t),
+                                void* (*cctor)(void*, void*, std::size_t), void (*dtor)(void*, std::size_t),
+                                std::size_t vector_length);
+// The initial value other threads' copies start from (data, size bytes),
+// given ahead of their first use.
+void threadprivate_set_initial(void* original, const void* data, std::size_t size);
+// Runs the current region's outlined body for the calling thread (libomp's
+// task-function invoker). Returns false outside a parallel region.
+bool invoke_current_body();
 
 // ---- tasks -------------------------------------------------------------------
 

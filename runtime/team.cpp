@@ -296,6 +296,17 @@ void invoke(const RegionBody& body, Thread* t) {
   kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
 }
 
+}  // namespace
+
+bool invoke_current_body() {
+  Thread* me = current_thread_fast();
+  if (!me || !me->team || me->team->level == 0) return false;
+  invoke(me->team->body, me);
+  return true;
+}
+
+namespace {
+
 // A thread has ended its part of the region's body. acq_rel: the last one
 // sees the others' writes, and its own are released to the members that
 // acquire the zero.

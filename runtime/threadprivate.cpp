@@ -31,6 +31,12 @@ struct VarInfo {
   void* (*ctor)(void*) = nullptr;
   void* (*cctor)(void*, void*) = nullptr;
   void (*dtor)(void*) = nullptr;
+  // Vector constructors (an array of vec_len elements); dtors, as the scalar
+  // one, are kept for a future thread-exit pass.
+  void* (*ctor_vec)(void*, std::size_t) = nullptr;
+  void* (*cctor_vec)(void*, void*, std::size_t) = nullptr;
+  void (*dtor_vec)(void*, std::size_t) = nullptr;
+  std::size_t vec_len = 0;
 };
 
 std::mutex g_mutex;  // guards g_vars and table growth; never held across user code but constructors
@@ -47,7 +53,11 @@ Table* new_table(std::size_t cap, const Table* old) {
 void* make_copy(void* original, std::size_t size, VarInfo& info) {
   void* copy = aligned_alloc(64, (size + 63) / 64 * 64);
   if (!copy) fatal("out of memory allocating a %zu-byte threadprivate copy", size);
-  if (info.ctor) {
+  if (info.ctor_vec) {
+    info.ctor_vec(copy, info.vec_len);
+  } else if (info.cctor_vec) {
+    info.cctor_vec(copy, original, info.vec_len);
+  } else if (info.ctor) {
     info.ctor(copy);
   } else if (info.cctor) {
     info.cctor(copy, original);
@@ -83,7 +93,7 @@ void* threadprivate_cached(void* original, std::size_t size, void*** cache) {
   }
   std::lock_guard<std::mutex> g(g_mutex);
   VarInfo& info = g_vars[original];
-  if (!info.snapshot && !info.ctor && !info.cctor) {
+  if (!info.snapshot && !info.ctor && !info.cctor && !info.ctor_vec && !info.cctor_vec) {
     info.snapshot = malloc(size ? size : 1);
     if (!info.snapshot) fatal("out of memory taking a threadprivate snapshot");
     memcpy(info.snapshot, original, size);
@@ -110,6 +120,27 @@ void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)
   info.ctor = ctor;
   info.cctor = cctor;
   info.dtor = dtor;
+}
+
+void threadprivate_register_vec(void* original, void* (*ctor)(void*, std::size_t),
+                                void* (*cctor)(void*, void*, std::size_t), void (*dtor)(void*, std::size_t),
+                                std::size_t vector_length) {
+  std::lock_guard<std::mutex> g(g_mutex);
+  VarInfo& info = g_vars[original];
+  info.ctor_vec = ctor;
+  info.cctor_vec = cctor;
+  info.dtor_vec = dtor;
+  info.vec_len = vector_length;
+}
+
+void threadprivate_set_initial(void* original, const void* data, std::size_t size) {
+  std::lock_guard<std::mutex> g(g_mutex);
+  VarInfo& info = g_vars[original];
+  void* snap = malloc(size ? size : 1);
+  if (!snap) fatal("out of memory taking a threadprivate snapshot");
+  memcpy(snap, data, size);
+  free(info.snapshot);
+  info.snapshot = snap;
 }
 
 }  // namespace bobbin::rt
