@@ -65,14 +65,17 @@ void Barrier::leave(Thread* th, uint32_t g) {
   // The primary thread may still be parked: the releaser makes the barrier
   // complete before it wakes the parked waiters, so it can be queued here a
   // moment after this member sees the new generation. Wait for it that
-  // long (a bound, kWaitNs: a guess several times a wake's cost), yielding
-  // once it is queued.
+  // long (a bound, kWaitNs: a guess several times a wake's cost), then
+  // yield once: every fiber queued here, the primary thread among them,
+  // runs before this one goes on. One yield, not a loop of them: with
+  // team-mates that keep yielding to each other (a spin barrier on
+  // sched_yield) a loop could wait for a primary thread that is not here.
   constexpr uint64_t kWaitNs = 20'000;
   uint64_t start = 0;
   for (unsigned i = 0; master_left_.load(memory_order_relaxed) != g + 1; ++i) {
     if (w->ready_count() != 0) {
       ult::Worker::yield();
-      continue;
+      return;
     }
     if ((i & 15) == 15) {
       uint64_t now = now_ns();
