@@ -71,19 +71,9 @@ void Barrier::leave(Thread* th, uint32_t g) {
   // team-mates that keep yielding to each other (a spin barrier on
   // sched_yield) a loop could wait for a primary thread that is not here.
   constexpr uint64_t kWaitNs = 20'000;
-  uint64_t start = 0;
-  for (unsigned i = 0; master_left_.load(memory_order_relaxed) != g + 1; ++i) {
-    if (w->ready_count() != 0) {
-      ult::Worker::yield();
-      return;
-    }
-    if ((i & 15) == 15) {
-      uint64_t now = now_ns();
-      if (start == 0) start = now;
-      else if (now - start >= kWaitNs) return;
-    }
-    ult::Worker::relax();
-  }
+  auto master_gone = [&] { return master_left_.load(memory_order_relaxed) == g + 1; };
+  WaitWord::relax_for(kWaitNs, [&] { return master_gone() || w->ready_count() != 0; });
+  if (!master_gone() && w->ready_count() != 0) ult::Worker::yield();
 }
 
 bool Barrier::wait(Thread* th, bool cancellable) {

@@ -56,6 +56,15 @@ void balanced_part(uint64_t trip, int n, int tid, uint64_t* begin, uint64_t* end
   *end = *begin + base + (t < extra ? 1 : 0);
 }
 
+// simd modifier: equal contiguous spans of [0, trip), each a multiple of
+// `align` (the simd width); the last threads may get none (begin == trip).
+void aligned_part(uint64_t trip, int n, int tid, uint64_t align, uint64_t* begin, uint64_t* end) {
+  uint64_t span = (trip + uint64_t(n) - 1) / uint64_t(n);
+  span = (span + align - 1) / align * align;
+  *begin = std::min(uint64_t(tid) * span, trip);
+  *end = std::min(*begin + span, trip);
+}
+
 // An empty part: lower is one step past the last iteration, upper the last,
 // so `for (i = lower; i <= upper; i += incr)` runs no iteration.
 StaticPart empty_part(const LoopBounds& b, uint64_t trip) {
@@ -81,13 +90,8 @@ static StaticPart partition(LoopKind kind, int64_t chunk, const LoopBounds& b, i
                       int64_t(uint64_t(n) * c * uint64_t(b.incr)), last};
   }
   if (kind == LoopKind::StaticBalancedChunked && chunk > 0) {
-    // simd modifier: equal contiguous spans, each a multiple of the simd width.
-    uint64_t c = uint64_t(chunk);
-    uint64_t span = (trip + uint64_t(n) - 1) / uint64_t(n);
-    span = (span + c - 1) / c * c;
-    begin = uint64_t(tid) * span;
+    aligned_part(trip, n, tid, uint64_t(chunk), &begin, &end);
     if (begin >= trip) return empty_part(b, trip);
-    end = std::min(begin + span, trip);
   } else {
     balanced_part(trip, n, tid, &begin, &end);
     if (begin == end) return empty_part(b, trip);
@@ -215,16 +219,7 @@ static void publish_setup(LoopBuffer* buf) {
 static void await_setup(LoopBuffer* buf) {
   constexpr uint64_t kSetupSpinNs = 2'000;
   auto ready = [&] { return buf->state.load(memory_order_acquire) == 2; };
-  uint64_t start = 0;
-  for (unsigned i = 0; !ready(); ++i) {
-    if ((i & 15) == 15) {
-      uint64_t now = now_ns();
-      if (start == 0) start = now;
-      else if (now - start >= kSetupSpinNs) break;
-    }
-    ult::Worker::relax();
-  }
-  buf->ready_ww.wait(ready);
+  if (!WaitWord::relax_for(kSetupSpinNs, ready)) buf->ready_ww.wait(ready);
 }
 
 // Step 4.
@@ -331,14 +326,8 @@ bool dispatch_next(int64_t* lower, int64_t* upper, int64_t* stride, bool* last) 
   switch (buf->sched) {
     case Sched::Static:
       if (c.static_next == uint64_t(t->tid)) {
-        if (buf->align > 1) {
-          uint64_t span = (trip + uint64_t(n) - 1) / uint64_t(n);
-          span = (span + buf->align - 1) / buf->align * buf->align;
-          begin = std::min(uint64_t(t->tid) * span, trip);
-          end = std::min(begin + span, trip);
-        } else {
-          balanced_part(trip, n, t->tid, &begin, &end);
-        }
+        if (buf->align > 1) aligned_part(trip, n, t->tid, buf->align, &begin, &end);
+        else balanced_part(trip, n, t->tid, &begin, &end);
       }
       c.static_next += uint64_t(n);
       break;

@@ -58,6 +58,22 @@ class WaitWord {
     }
   }
 
+  // Spins without yielding while !done(), for at most ns nanoseconds (a
+  // wait for a party known to be running or about to be). Returns done().
+  template <class Done>
+  static bool relax_for(uint64_t ns, Done done) {
+    uint64_t start = 0;
+    for (unsigned i = 0; !done(); ++i) {
+      if ((i & 15) == 15) {
+        uint64_t now = now_ns();
+        if (start == 0) start = now;
+        else if (now - start >= ns) return done();
+      }
+      ult::Worker::relax();
+    }
+    return true;
+  }
+
   // Spins (yielding to other fibers of this worker) while !done(), for at
   // most the fiber spin budget. Returns done().
   template <class Done>

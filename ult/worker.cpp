@@ -368,7 +368,7 @@ void Worker::sleep_if_idle() {
   }
   // step 4. acquire: pairs with notify's exchange, so the work pushed before it is seen.
   while (sleeping_.load(memory_order_acquire) == 1) futex_wait(&sleeping_, 1);
-  if (id_ == 0 && !own_thread_ && g_initial_placement) g_initial_placement();
+  check_initial_placement();
 }
 
 void Worker::idle_loop() {
