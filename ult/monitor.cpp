@@ -94,6 +94,8 @@ Atomic<uint32_t> g_wake{0};
 // monitor_kick wakes it only then, so a fork pays one relaxed load.
 Atomic<uint32_t> g_long_sleep{0};
 pthread_t g_thread;
+sigset_t g_program_mask;  // the mask of the thread that started the monitor (set before it starts)
+thread_local bool t_monitor = false;
 Atomic<uint64_t> g_moves{0};
 Atomic<uint64_t> g_preempts{0};
 
@@ -212,6 +214,7 @@ void print_report(uint64_t now, const std::vector<Worker*>& workers, const std::
 }
 
 void* monitor_main(void*) {
+  t_monitor = true;
   std::vector<Worker*> workers;
   std::vector<Seen> seen;  // by position in `workers`: pool workers, then spares (both only grow)
   // While fibers are queued somewhere: one period per patience for a
@@ -308,12 +311,15 @@ void start_monitor(const MonitorSettings& s) {
   sigfillset(&all);
   // The monitor takes no signal of the program's (it inherits this mask).
   pthread_sigmask(SIG_SETMASK, &all, &old);
+  g_program_mask = old;
   int rc = pthread_create(&g_thread, nullptr, &monitor_main, nullptr);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (rc != 0) {
     warn("cannot start the progress monitor: %s", strerror(rc));
     g_state.store(0, memory_order_relaxed);
+    return;
   }
+  pthread_setname_np(g_thread, "bobbin-monitor");
 }
 
 void stop_monitor() {
@@ -336,6 +342,12 @@ void monitor_kick() {
     g_wake.fetch_add(1, memory_order_relaxed);
     futex_wake(&g_wake, 1);
   }
+}
+
+bool monitor_thread_mask(sigset_t* mask) {
+  if (!t_monitor) return false;
+  *mask = g_program_mask;
+  return true;
 }
 
 bool monitor_running() { return g_state.load(memory_order_relaxed) != 0; }

@@ -2,6 +2,8 @@
 // fiber while others wait for it, and rescues them (monitor.cpp).
 #pragma once
 
+#include <signal.h>
+
 #include <cstdint>
 
 namespace bobbin::ult {
@@ -31,6 +33,12 @@ void stop_monitor();
 // In the child of a fork(): the monitor thread did not survive; the next
 // start_monitor starts a new one.
 void forget_monitor_after_fork();
+// On the monitor thread: stores the signal mask of the thread that started
+// it (the program's) in *mask and answers true. A kernel thread the monitor
+// creates (a spare, ult/worker.cpp) must take that mask, not the monitor's
+// own, which blocks every signal: a spare that blocked the preemption
+// signal could never be preempted. False on any other thread.
+bool monitor_thread_mask(sigset_t* mask);
 // Rescues counted so far (fibers moved to spares, preemptions sent).
 uint64_t monitor_moves();
 uint64_t monitor_preemptions();

@@ -12,6 +12,10 @@ bool preemption_available();
 // Installs the SIGURG handler (chaining to the program's own) and the table
 // of user-code ranges. Idempotent.
 void install_preemption();
+// Unblocks the preemption signal on the calling thread (a worker's or a
+// spare's, as it starts): it inherits its creator's mask, and a program
+// that blocks SIGURG in its own thread must not make its workers immune.
+void allow_preemption_signal();
 // Rebuilds the table of user-code ranges if objects were loaded since.
 void refresh_user_code_ranges();
 // Asks w's thread to preempt its running fiber; false if it cannot be asked.

@@ -249,6 +249,15 @@ void install_preemption() {
 #endif
 }
 
+void allow_preemption_signal() {
+#ifndef BOBBIN_NO_PREEMPT
+  sigset_t urg;
+  sigemptyset(&urg);
+  sigaddset(&urg, SIGURG);
+  pthread_sigmask(SIG_UNBLOCK, &urg, nullptr);
+#endif
+}
+
 void refresh_user_code_ranges() {
   unsigned long long adds = 0;
   dl_iterate_phdr(&read_adds, &adds);

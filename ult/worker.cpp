@@ -60,6 +60,7 @@
 #include "ult/log.hpp"
 #include "ult/monitor.hpp"
 #include "ult/pin.hpp"
+#include "ult/preempt.hpp"
 #include "ult/thread_info.hpp"
 #include "ult/yield.hpp"
 
@@ -392,6 +393,7 @@ void* Worker::thread_main(void* self) {
   install_guard_for_thread();
   if (w->pin_) w->pin_(w->id_);
   if (w->spare_) pin_current_thread(allowed_cpus());  // not the creator's mask: anywhere the process may run
+  allow_preemption_signal();
   w->idle_.native_ = true;
   w->idle_.home_ = w;
   w->running_ = &w->idle_;
@@ -485,9 +487,16 @@ Worker* Worker::take_spare() {
   w->own_thread_ = true;
   w->spare_ = true;
   w->has_run_ = true;  // it exists to run what it is given: spin before sleeping like any worker
-  // The default attributes: glibc carves the program's static TLS from the
+  // Default stack attributes: glibc carves the program's static TLS from the
   // thread's stack mapping, so a small stack would fail with large TLS.
-  int rc = pthread_create(&w->thread_, nullptr, &thread_main, w);
+  // Created by the monitor (a rescue), it takes the program's signal mask,
+  // not the monitor's, which blocks every signal (monitor_thread_mask).
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  sigset_t mask;
+  if (monitor_thread_mask(&mask)) pthread_attr_setsigmask_np(&attr, &mask);
+  int rc = pthread_create(&w->thread_, &attr, &thread_main, w);
+  pthread_attr_destroy(&attr);
   if (rc != 0) {
     warn("cannot start a spare kernel thread: %s", strerror(rc));
     delete w;
