@@ -108,6 +108,14 @@ bool take_site_budget(uintptr_t key, bool* probe) {
   return true;
 }
 
+// Remembers team's region, once per fork. Async-signal-safe.
+void remember_team(const Team* team) {
+  // relaxed: only this fork's other rescues race for it; the join reads it
+  // after every member ended its part.
+  if (team->rescued.exchange(true, memory_order_relaxed)) return;
+  remember_site(reinterpret_cast<uintptr_t>(team->body.fn));
+}
+
 // The monitor's `rescued` hook: on the monitor thread for a fiber taken
 // before it started (its descriptor is set up and nobody runs it), or in
 // the preemption signal handler on the preempted fiber's own thread.
@@ -115,13 +123,20 @@ void on_rescued(ult::Fiber* f) {
   auto* t = static_cast<Thread*>(f->user());
   if (!t) return;
   const Team* team = t->team;
+  if (!team) return;
   // Outermost teams bound to workers have a kernel thread per member
   // already; gangs are placed by gang.cpp.
-  if (!team || team->outermost || team->gang_key || team->nthreads < 2) return;
-  // relaxed: only this fork's other rescues race for it; the join reads it
-  // after every member ended its part.
-  if (team->rescued.exchange(true, memory_order_relaxed)) return;
-  remember_site(reinterpret_cast<uintptr_t>(team->body.fn));
+  if (!team->outermost && !team->gang_key && team->nthreads >= 2) remember_team(team);
+  // A member of an outermost team run as fibers, rescued in a nested region
+  // it opened (its primary thread): its own region is remembered too, so
+  // that its next fork gives the outer members kernel threads. Otherwise
+  // only the inner members got them, and the outer ones, each the primary
+  // thread of an inner team that meets outside the runtime, took turns on
+  // the workers by preemption, one time slice per round: spin barriers at
+  // outer 8 x inner 3 on 2 cores took 7.4 s, libomp 1.9.
+  const Team* up = team;
+  while (!up->wide_fibers && up->parent && up->members[0] == t) up = up->parent;
+  if (up != team && up->wide_fibers) remember_team(up);
 }
 
 // Every descriptor, for the report: a fixed array (the report is a hint;

@@ -109,6 +109,9 @@ struct Seen {
   uint64_t last = 0;
   uint64_t last_cpu = 0;
   uint64_t held = 0;
+  // Until then the worker takes turns among started fibers (it was
+  // preempted): held time is wall time (see the loop).
+  uint64_t turns_until = 0;
 };
 
 // How long worker w's running fiber has held it while runnable fibers were
@@ -264,7 +267,17 @@ void* monitor_main(void*) {
       bool blocked = false, hot = now < hot_until;
       if (now - s.since < patience_ns(true, hot)) continue;
       uint64_t held = held_ns(w, s, now, &blocked);
+      // A worker whose fibers take turns by preemption (it needed one in the
+      // last kHotNs) is time-sliced by wall time, as the OS slices kernel
+      // threads: its processor time grows slowly once kernel threads
+      // outnumber the processors, and each of its fibers had to wait for
+      // that much of it. An outer team of 8 fibers on 2 workers whose
+      // members are each the primary thread of an inner team meeting at a
+      // user spin barrier (its other members on spares): each round waited
+      // for every fiber of the worker to get 2 ms of processor time.
+      if (!blocked && now < s.turns_until) held = std::max(held, now - s.since);
       uint64_t patience = patience_ns(blocked, hot);
+      if (!blocked && now < s.turns_until) patience = g_set.stuck_ns / 8;
       // Step 0: half way, ask the running fiber to let the others run at its
       // next task scheduling point. One that runs tasks (inline, depth
       // first, for milliseconds) is not waiting for anyone: it yields, and
@@ -278,7 +291,10 @@ void* monitor_main(void*) {
       move_to_spares(w);
       if (g_set.preempt && w.has_runnable_queued()) {
         refresh_user_code_ranges();
-        if (send_preemption(w)) g_preempts.fetch_add(1, memory_order_relaxed);
+        if (send_preemption(w)) {
+          g_preempts.fetch_add(1, memory_order_relaxed);
+          s.turns_until = now + kHotNs;
+        }
       }
     }
     if (spares) Worker::update_oversubscribed();
