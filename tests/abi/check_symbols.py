@@ -3,10 +3,11 @@
 clang-built program can reach, at libomp's version node.
 
 Required names (the "libomp ABI"):
-  * every __kmpc_* function exported by stock libomp.so.5 that clang 14 can
-    emit for host code: the __kmpc_* names in clang's own runtime-function
-    table (OMPKinds.def, compiled into libLLVM and libclang-cpp), which is
-    every call CGOpenMPRuntime makes;
+  * every __kmpc_* function exported by stock libomp.so.5 that clang (14 by
+    default; --clang-lib names another) can emit for host code: the
+    __kmpc_* names in clang's own runtime-function table (OMPKinds.def,
+    compiled into libLLVM and libclang-cpp), which is every call
+    CGOpenMPRuntime makes;
   * every omp_*, ompc_* and kmp_* function libomp exports in its C spelling
     (the Fortran spellings, with a trailing underscore or in capitals, are
     for ifort and gfortran programs, not for clang's).
@@ -123,7 +124,7 @@ def main():
                                   if OTHER_RUNTIME_NAME.match(n) and n not in required and n not in bobbin)
 
     print(f'libomp: {len(libomp)} functions, {len(c_spelling)} __kmpc_/omp_/ompc_/kmp_ in C spelling; '
-          f'required: {len(required)} ({len(required_kmpc)} __kmpc_* that clang 14 emits, '
+          f'required: {len(required)} ({len(required_kmpc)} __kmpc_* that the clang of --clang-lib emits, '
           f'{len(required) - len(required_kmpc)} omp_/ompc_/kmp_)')
     print(f'libbobbin: exports {len(required) - len(missing)} of the {len(required)} required names; '
           f'{len(aborting)} names only as the "not supported yet" abort '
@@ -133,7 +134,7 @@ def main():
         print_grouped(aborting, mark=set(aborting_required))
     if not_required_missing:
         print(f'libomp functions not exported, and not required ({len(not_required_missing)}: Fortran spellings, '
-              f'kmpc_* for Intel compilers, __kmpc_* that clang 14 never emits):')
+              f'kmpc_* for Intel compilers, __kmpc_* that the clang of --clang-lib never emits):')
         print_grouped(not_required_missing)
     failed = False
     if missing:
