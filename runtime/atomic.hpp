@@ -97,11 +97,15 @@ inline Updated<T> atomic_update(T* p, Next next) {
       for (;;) {
         u.before = bits_cast<T>(seen);
         u.after = next(u.before);
-        if (std::memcmp(&u.after, &u.before, sizeof(T)) == 0) return u;
+        // Compared as bits, in registers: through memory (memcmp) the
+        // compiler stored both values on the stack and read them back,
+        // which widened the window in which another thread's update makes
+        // the exchange fail.
+        B want = bits_cast<B>(u.after);
+        if (want == seen) return u;
         // seq_cst on success (above); relaxed on failure: `seen` is only
         // the input of the next attempt.
-        if (ref.compare_exchange_weak(seen, bits_cast<B>(u.after), std::memory_order_seq_cst, std::memory_order_relaxed))
-          return u;
+        if (ref.compare_exchange_weak(seen, want, std::memory_order_seq_cst, std::memory_order_relaxed)) return u;
       }
     }
   }

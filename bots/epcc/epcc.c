@@ -27,6 +27,9 @@
  *   atomic        inside one parallel, INNER/nthreads per thread:       x += 1
  *                 atomic x += 1 (no delay, as in EPCC)
  *   reduction     parallel reduction(+:x) { delay; x += 1 }            delay; x += 1
+ *   kmpc_*        (clang builds) libomp's __kmpc_atomic_* entry points  x += 1
+ *                 called directly, as atomic, timed between barriers
+ *                 inside the region (below)
  *
  * Each test also checks what the construct promises (counts of executions,
  * the barrier's phase order, the reduction's sum) and reports verified=no if
@@ -263,6 +266,59 @@ static double test_reduction(long inner) {
   return t;
 }
 
+/* libomp's __kmpc_atomic_* entry points, called directly as Intel's
+ * compilers and flang call them for atomics they do not inline (clang builds
+ * only: libgomp has none). Inside one parallel, INNER/nthreads calls per
+ * thread on one shared variable, against the ref_atomic loop:
+ *   kmpc_fixed4_add   int += 1 (a locked add)
+ *   kmpc_fixed8_max   long long max (a compare-and-swap loop)
+ *   kmpc_float8_add   double += 1 (a compare-and-swap loop)
+ *   kmpc_float10_add  long double += 1 (10 bytes: a lock)
+ *   kmpc_cmplx8_add   double _Complex += 1 (16 bytes: a lock or a 16-byte CAS) */
+#if defined(__clang__)
+typedef struct kmpc_ident kmpc_ident;
+int __kmpc_global_thread_num(kmpc_ident *);
+void __kmpc_atomic_fixed4_add(kmpc_ident *, int, int *, int);
+void __kmpc_atomic_fixed8_max(kmpc_ident *, int, long long *, long long);
+void __kmpc_atomic_float8_add(kmpc_ident *, int, double *, double);
+void __kmpc_atomic_float10_add(kmpc_ident *, int, long double *, long double);
+void __kmpc_atomic_cmplx8_add(kmpc_ident *, int, double _Complex *, double _Complex);
+
+/* Timed from a barrier inside the region to one after the loop, so that
+ * every thread contends from the first call: timed around the region, the
+ * cost depended on how late the runtime started the second thread (the
+ * inlined `atomic` row itself moved 1-5x between runs). */
+#define KMPC_ATOMIC_TEST(fn, T, init, call, check)                      \
+  static double fn(long inner) {                                       \
+    T x = init;                                                        \
+    long per_thread = inner / g_threads;                               \
+    double t0 = 0, t1 = 0;                                             \
+    _Pragma("omp parallel") {                                          \
+      int gtid = __kmpc_global_thread_num(NULL);                       \
+      long me = omp_get_thread_num();                                  \
+      (void)me;                                                        \
+      _Pragma("omp barrier");                                          \
+      _Pragma("omp master") t0 = bench_now();                          \
+      _Pragma("omp barrier");                                          \
+      for (long j = 0; j < per_thread; j++) call;                      \
+      _Pragma("omp barrier");                                          \
+      _Pragma("omp master") t1 = bench_now();                          \
+    }                                                                  \
+    check;                                                             \
+    return t1 - t0;                                                    \
+  }
+KMPC_ATOMIC_TEST(test_kmpc_fixed4_add, int, 0, __kmpc_atomic_fixed4_add(NULL, gtid, &x, 1),
+                 expect("kmpc_fixed4_add: sum", x, per_thread * g_threads))
+KMPC_ATOMIC_TEST(test_kmpc_fixed8_max, long long, -1, __kmpc_atomic_fixed8_max(NULL, gtid, &x, me * inner + j),
+                 expect("kmpc_fixed8_max: max", (long)x, (g_threads - 1) * inner + per_thread - 1))
+KMPC_ATOMIC_TEST(test_kmpc_float8_add, double, 0, __kmpc_atomic_float8_add(NULL, gtid, &x, 1.0),
+                 expect("kmpc_float8_add: sum", (long)x, per_thread * g_threads))
+KMPC_ATOMIC_TEST(test_kmpc_float10_add, long double, 0, __kmpc_atomic_float10_add(NULL, gtid, &x, 1.0L),
+                 expect("kmpc_float10_add: sum", (long)x, per_thread * g_threads))
+KMPC_ATOMIC_TEST(test_kmpc_cmplx8_add, double _Complex, 0, __kmpc_atomic_cmplx8_add(NULL, gtid, &x, 1.0),
+                 expect("kmpc_cmplx8_add: sum", (long)__real__ x, per_thread * g_threads))
+#endif
+
 /* ---- driver ----------------------------------------------------------------------------- */
 
 typedef double (*loop_fn)(long inner);
@@ -275,6 +331,11 @@ static const struct construct {
     {"single", test_single, ref_delay},       {"critical", test_critical, ref_delay},
     {"lock", test_lock, ref_delay},           {"atomic", test_atomic, ref_atomic},
     {"reduction", test_reduction, ref_reduction},
+#if defined(__clang__)
+    {"kmpc_fixed4_add", test_kmpc_fixed4_add, ref_atomic},   {"kmpc_fixed8_max", test_kmpc_fixed8_max, ref_atomic},
+    {"kmpc_float8_add", test_kmpc_float8_add, ref_atomic},   {"kmpc_float10_add", test_kmpc_float10_add, ref_atomic},
+    {"kmpc_cmplx8_add", test_kmpc_cmplx8_add, ref_atomic},
+#endif
 };
 #define N_CONSTRUCTS (int)(sizeof g_constructs / sizeof g_constructs[0])
 
