@@ -23,12 +23,14 @@ A runtime that cannot run a benchmark gets a cell instead of a number:
                not define OpenMP entry points the binary imports (checked with
                nm, so a Bobbin column never silently measures libomp)
   missing      the binary was not built
+  n/a          the program ran but does not print that row in this build
+               (epcc's kmpc_* rows exist only in its clang build)
 A failed, wrong or timed-out (benchmark, runtime) pair is not run again in
 later repetitions.
 
 Exit status: 0 when the stock runtimes ran everything (Bobbin cells may show
 failures); 1 when a stock runtime failed or a check failed there (with
---strict: any cell other than a number or "unsupported"); 2 on a usage error.
+--strict: any cell other than a number, "unsupported" or "n/a"); 2 on a usage error.
 Standard library only. Plotting, if wanted, reads the --json file.
 """
 
@@ -406,8 +408,13 @@ def main(argv=None):
         for rt in runtimes:
             c = cells[label][rt]
             st = stats(c, rname, metric) if rname else None
+            status = c.status
+            if c.status == "ok" and st is None:
+                # A row the program printed under another runtime only: the
+                # other compiler's build has it (epcc's kmpc_* rows are clang's).
+                status = "n/a" if rname and c.samples and rname not in c.samples else "failed"
             rec = {"benchmark": label, "row": rowname, "runtime": rt, "metric": metric,
-                   "status": c.status if not (c.status == "ok" and st is None) else "failed",
+                   "status": status,
                    "note": c.note, "median": None, "min": None, "max": None, "n": 0, "ratio": None, "paired": None,
                    "samples": c.samples.get(rname, []) if rname else [],
                    "medians": {}}
@@ -532,7 +539,7 @@ def main(argv=None):
         return 2
     bad = []
     for rec in records:
-        if rec["status"] in ("ok", "unsupported", "missing"):
+        if rec["status"] in ("ok", "unsupported", "missing", "n/a"):
             continue
         stock = RUNTIMES[rec["runtime"]][2] is None
         if stock or args.strict:
