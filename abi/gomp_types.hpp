@@ -93,16 +93,19 @@ inline rt::LoopBounds open_bounds(long start, long end, long incr) {
 }
 inline rt::LoopBounds open_bounds(bool up, ull start, ull end, ull incr) {
   if (up ? start >= end : start <= end) return rt::LoopBounds{0, -1, 1, false, 8};
-  return rt::LoopBounds{int64_t(start), int64_t(up ? end - 1 : end + 1), int64_t(incr), true, 8};
+  return rt::LoopBounds{int64_t(start), int64_t(up ? end - 1 : end + 1), int64_t(incr), true, 8, up ? 1 : -1};
 }
 
-// A chunk [lower, upper] back as gcc's [*istart, *iend): the end is one past
-// the chunk's last iteration, which never wraps (that iteration is before
-// the loop's own end).
+// A chunk [lower, upper] back as gcc's [*istart, *iend): the end is the
+// value after the chunk's last iteration (upper + stride, wrapping), as
+// libgomp gives it: gcc's code steps its variable by the increment until it
+// reaches the end. One past the last iteration (upper +- 1) said nothing
+// of the direction, which an unsigned long long loop whose increment is
+// 2^63 or more cannot take from the increment's sign.
 template <class T>
 bool chunk_out(int64_t lower, int64_t upper, int64_t stride, T* istart, T* iend) {
   *istart = T(lower);
-  *iend = T(uint64_t(upper) + (stride > 0 ? 1 : uint64_t(-1)));
+  *iend = T(uint64_t(upper) + uint64_t(stride));
   return true;
 }
 

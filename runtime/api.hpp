@@ -111,6 +111,9 @@ struct LoopBounds {
   int64_t lower, upper, incr;
   bool is_unsigned;  // the iteration variable's type, for the trip count
   int width;         // 4 or 8 bytes
+  // 1 counts up, -1 down; 0: as incr's sign says. gcc's unsigned long long
+  // loops say which (an increment of 2^63 or more is negative as int64).
+  int dir = 0;
 };
 
 // Static schedule: this thread's part. Returns false if it has none.

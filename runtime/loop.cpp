@@ -33,7 +33,7 @@ namespace {
 
 uint64_t trip_count(const LoopBounds& b) {
   bool empty;
-  if (b.incr > 0) {
+  if (b.dir > 0 || (b.dir == 0 && b.incr > 0)) {
     empty = b.is_unsigned ? uint64_t(b.upper) < uint64_t(b.lower) : b.upper < b.lower;
     if (empty) return 0;
     return (uint64_t(b.upper) - uint64_t(b.lower)) / uint64_t(b.incr) + 1;

@@ -1,7 +1,7 @@
 /* gcc's loop entry points (GOMP_loop_*, _ull_*, _ordered_*, _doacross_*,
    GOMP_parallel_loop_*, sections): every schedule kind and modifier, long
    and unsigned long long variables counting up and down with strides, bases
-   above 2^32 and 2^63, empty and one-iteration loops; the schedule's
+   above 2^32 and 2^63, steps of 2^63 and more, empty and one-iteration loops; the schedule's
    promises (static: one block per thread in thread order; chunked static:
    round-robin; dynamic/guided: chunks of at least the chunk size); ordered
    regions in iteration order; doacross sinks; combined parallel loops (gcc
@@ -92,6 +92,9 @@ SHAPE(u_dyn, unsigned long long, <, "omp for schedule(dynamic, 2)")
 SHAPE(u_mono_dyn, unsigned long long, <, "omp for schedule(monotonic: dynamic, 6)")
 SHAPE(u_guided, unsigned long long, <=, "omp for schedule(guided, 3)")
 SHAPE(u_runtime, unsigned long long, <, "omp for schedule(runtime)")
+SHAPE(u_dyn1, unsigned long long, <, "omp for schedule(dynamic, 1)")
+SHAPE(u_dyn1_down, unsigned long long, >, "omp for schedule(dynamic, 1)")
+SHAPE(u_static, unsigned long long, <=, "omp for schedule(static)")
 
 /* ordered: iterations enter the ordered region in order; static too. */
 #define ORDERED_SHAPE(NAME, T, SCHED)                                                          \
@@ -162,6 +165,11 @@ int main(void) {
     u_dyn("ull < dynamic,2", 0, 1001, 1, n, MIN_RUN, 2);
     u_dyn("ull < dynamic,2 above 2^63", huge, huge + 3000, 3, n, MIN_RUN, 2);
     u_dyn("ull < dynamic,2 empty", huge, huge, 1, n, ANY, 1);
+    /* Steps of 2^63 or more (negative as int64): gcc passes the direction.
+       (Chunk 1: with chunk 2 on 3 threads, libgomp 12 never ends the loop.) */
+    u_dyn1("ull < dynamic,1 step 2^63+49, one iteration", 20, huge - 70, huge + 49, n, ANY, 1);
+    u_dyn1_down("ull > dynamic,1 step -(2^63+50), one iteration", ~0ULL - 3, huge + 69, 0 - (huge + 50), n, ANY, 1);
+    u_static("ull <= static step 2^63+49, one iteration", 20, huge - 70, huge + 49, n, ANY, 1);
     u_mono_dyn("ull < monotonic:dynamic,6", 10, 1500, 1, n, MIN_RUN, 6);
     u_guided("ull <= guided,3", 0, 1000, 1, n, MIN_RUN, 3);
     omp_set_schedule(omp_sched_static, 0);
