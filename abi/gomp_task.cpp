@@ -3,6 +3,7 @@
 // the runtime copies (rt::ClosureTask); dependences come as one of two
 // depend-array layouts and task reductions as chained descriptors, both
 // translated by the classes at the end (declared in gomp_types.hpp).
+#include <algorithm>
 #include <type_traits>
 
 #include "abi/gomp_types.hpp"
@@ -135,11 +136,16 @@ Depends::Depends(void** depend) {
     nin = uintptr_t(depend[4]);
     first = 5;
   }
+  // The total rules: a depend clause with an iterator of no iterations
+  // comes with a total of 0 and per-kind counts that are not (gcc 12,
+  // depend(iterator(j=0:i), out: p[j]) with i = -1: {0, 0, 1, ...});
+  // libgomp sizes the task's dependences by the total.
+  if (total == 0) return;
   if (total > sizeof inline_ / sizeof inline_[0]) {
     more_.resize(total);
     items_ = more_.data();
   }
-  std::size_t plain = nout + nmutex + nin;
+  std::size_t plain = std::min(nout + nmutex + nin, total);
   for (std::size_t i = 0; i < plain; ++i) {
     uint8_t kind = i < nout ? rt::kDepInout : i < nout + nmutex ? rt::kDepMutexInoutset : rt::kDepIn;
     add(depend[first + i], kind);
@@ -158,7 +164,8 @@ Depends::Depends(void** depend) {
 }
 
 void Depends::add(const void* addr, uint8_t kind) {
-  if (!addr && kind != rt::kDepIn) rt::unsupported("depend(inout: omp_all_memory)");
+  // A null out or inout address is omp_all_memory (gcc 12's encoding).
+  if (!addr && kind != rt::kDepIn) kind = rt::kDepAllMemory;
   items_[n_++] = rt::DepItem{uintptr_t(addr), kind};
 }
 
