@@ -212,6 +212,7 @@ void taskgroup_end_bound() {
 void workshare_reductions_begin(ReductionBlock* blocks, int n) {
   Thread* th = current_thread_fast();
   taskgroup_begin();
+  th->current_task->running_group->workshare = true;
   struct Make {
     ReductionBlock* blocks;
     int n, nthreads;

@@ -40,6 +40,7 @@ bool cancel(int kind) {
   if (kind == 4) {
     TaskGroup* g = cancellable_group(th);
     if (!g) return false;
+    if (g->workshare && g->outer) g = g->outer;  // libgomp: the group around the construct
     g->cancelled.store(true, memory_order_relaxed);
     return true;
   }

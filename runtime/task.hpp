@@ -22,6 +22,10 @@ struct TaskGroup {
   TaskGroup* outer = nullptr;
   Atomic<bool> cancelled{false};
   void* reduction = nullptr;   // task reduction data registered in this group (task_reduction.cpp)
+  // The implicit group of a worksharing construct's task reductions (GOMP):
+  // `cancel taskgroup` in it cancels the group around the construct, as
+  // libgomp does.
+  bool workshare = false;
 };
 
 // Dependence bookkeeping of a task that has depend clauses (depend.cpp).

@@ -1,7 +1,8 @@
 /* The rest of gcc's entry points: named and unnamed critical sections and
    the lock for atomics gcc cannot do lock-free (long double); single with a
    large copyprivate block; host teams (GOMP_teams_reg); cancellation of a
-   loop, sections, a taskgroup and a region (with OMP_CANCELLATION=true in
+   loop, sections, a taskgroup (also from the tasks of a loop's task
+   reduction: the taskgroup around the loop) and a region (with OMP_CANCELLATION=true in
    CONF_EXPECT_CANCEL=1, and as no-ops without it); the error directive at
    execution time (a warning lets the program go on; fatal ends it with exit
    status 1, checked in a child process); the allocate clause (GOMP_alloc);
@@ -153,6 +154,33 @@ int main(int argc, char **argv) {
   } else {
     CHECK(tasks_ran == 1000 && after == 4, "without cancellation: %d tasks, %d threads", tasks_ran, after);
   }
+
+  /* cancel taskgroup in a task of a worksharing loop's task reduction
+     cancels the taskgroup around the loop (libgomp's reading): a task
+     created in that taskgroup after the loop is discarded */
+  int red = 0, late_ran = 0;
+#pragma omp parallel num_threads(4) shared(late_ran)
+#pragma omp taskgroup
+  {
+    int mine = 0;
+#pragma omp for reduction(task, + : red)
+    for (int i = 0; i < 64; ++i) {
+      red++;
+      mine = 1;
+#pragma omp task in_reduction(+ : red)
+      {
+        red += 0;
+#pragma omp cancel taskgroup
+      }
+    }
+#pragma omp task firstprivate(mine) shared(late_ran)
+    if (mine) __atomic_fetch_add(&late_ran, 1, __ATOMIC_RELAXED);
+  }
+  CHECK_EQ("task reduction of a loop whose tasks cancel their taskgroup", red, 64);
+  if (want_cancel)
+    CHECK_EQ("tasks created after the loop in a taskgroup its reduction tasks cancelled", late_ran, 0);
+  else
+    CHECK(late_ran >= 1, "without cancellation no task after the loop ran (%d)", late_ran);
 
   int sec = 0;
 #pragma omp parallel num_threads(2)
