@@ -366,24 +366,30 @@ int choose_team_size(Thread* me, const ForkRequest& req) {
   return n;
 }
 
-// OMP_THREAD_LIMIT bounds the threads of the contention group alive at once:
-// a fork reserves its extra threads against it (a team of one needs none) and
-// the join gives them back. Nothing is counted when no limit is set.
-Atomic<int> g_threads_in_use{1};
+// A contention group's thread-limit-var bounds its threads alive at once: a
+// fork reserves its extra threads in the encountering thread's group (a team
+// of one needs none) and the join gives them back. Nothing is counted where
+// no limit is set.
+ContentionGroup g_program_group;  // the initial thread's; its limit is OMP_THREAD_LIMIT
 
-int reserve_threads(int n) {
-  int limit = settings().thread_limit;
+ContentionGroup& group_of(const Team* t) { return t && t->cg ? *t->cg : g_program_group; }
+int group_limit(const ContentionGroup& g) { return &g == &g_program_group ? settings().thread_limit : g.limit; }
+
+int reserve_threads(const Team* encountering, int n) {
+  ContentionGroup& g = group_of(encountering);
+  int limit = group_limit(g);
   if (limit <= 0 || n <= 1) return n;
-  int in_use = g_threads_in_use.load(memory_order_relaxed);
+  int in_use = g.in_use.load(memory_order_relaxed);
   for (;;) {
     int extra = std::max(0, std::min(n - 1, limit - in_use));
     // relaxed: a count, not a publication; the team's own fork/join order the threads.
-    if (g_threads_in_use.compare_exchange_weak(in_use, in_use + extra, memory_order_relaxed)) return extra + 1;
+    if (g.in_use.compare_exchange_weak(in_use, in_use + extra, memory_order_relaxed)) return extra + 1;
   }
 }
 
-void release_threads(int n) {
-  if (settings().thread_limit > 0 && n > 1) g_threads_in_use.fetch_sub(n - 1, memory_order_relaxed);
+void release_threads(const Team* team, int n) {
+  ContentionGroup& g = group_of(team);
+  if (group_limit(g) > 0 && n > 1) g.in_use.fetch_sub(n - 1, memory_order_relaxed);
 }
 
 Icvs child_icvs(const Icvs& parent) {
@@ -499,6 +505,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   keep_or_set(team->league_size, 1);
   keep_or_set(team->gang_key, uint64_t(0));
   keep_or_set(team->threads_reserved, threads_reserved);
+  keep_or_set(team->cg, me->team->cg);
   team->resize(n);
   keep_or_set(team->members[0], me);
   keep_or_set(team->parent, me->team);
@@ -632,7 +639,7 @@ void close_region(Thread* me, Team* team) {
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   if (team->probe) forget_rescues_if_probe_passed(team);
   restore_context(me, team);
-  release_threads(team->threads_reserved);
+  release_threads(team, team->threads_reserved);
   if (team->gang_key) sched::gang_master_leave(team->gang_key);
   if (team->open_state_free) {
     team->open_state_free(team->open_state);
@@ -653,7 +660,7 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
   // Fewer threads than asked only where the spec allows it: dyn-var true.
   bool narrow = me->icv.dynamic;
   if (!narrow && n > ult::Worker::pool_size()) return nullptr;
-  n = reserve_threads(n);
+  n = reserve_threads(me->team, n);
   if (narrow) n = std::min(n, ult::Worker::pool_size());
   Icvs icv = child_icvs(me->icv);
   // Descriptors first (this may yield), for as many members as could be granted.
@@ -691,12 +698,12 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
     }
   });
   if (!fits) {
-    release_threads(n);
+    release_threads(me->team, n);
     return nullptr;
   }
   if (got < n) {
     report_smaller_gang(n, got);
-    release_threads(n - got + 1);
+    release_threads(me->team, n - got + 1);
   }
   team->threads_reserved = got;
   sched::run_earlier_gangs(res.key);  // G4: the fork is a scheduling point
@@ -736,7 +743,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
       return team;
     }
   }
-  if (!req.league) n = reserve_threads(n);
+  if (!req.league) n = reserve_threads(me->team, n);
   Icvs icv = child_icvs(me->icv);
   std::vector<Binding>& bindings = me->bindings_scratch;
   assign_places(me->binding, n > 1 ? bind : 0, n, bindings);
@@ -951,6 +958,9 @@ struct League {
 // a league of `size`), with `icv`, its tasks finished before it returns.
 void run_as_initial_thread(Thread* th, const RegionBody& body, const Icvs& icv, int number, int size) {
   Team* own = enter_team(th, 1, body);
+  ContentionGroup group;  // outlives every region forked in it: they end before `body` returns
+  group.limit = icv.thread_limit;
+  own->cg = &group;
   own->level = 0;
   own->active_level = 0;
   own->league_num = number;
@@ -1044,7 +1054,10 @@ bool target_teams_next(int lower, int thread_limit, bool first) {
   Thread* th = current_thread_fast();
   auto* team = const_cast<Team*>(league_team(th));
   if (first) {
-    if (thread_limit > 0) th->icv.thread_limit = thread_limit;
+    if (thread_limit > 0) {
+      th->icv.thread_limit = thread_limit;
+      if (team->cg) team->cg->limit = thread_limit;
+    }
     team->league_size = lower > 0 ? lower : 1;
     team->league_num = 0;
     return true;

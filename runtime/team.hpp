@@ -106,6 +106,15 @@ struct alignas(kCacheLine) Thread {
   Thread& operator=(const Thread&) = delete;
 };
 
+// A contention group (spec: an initial thread and its descendants): its
+// thread-limit-var bounds the threads alive in it at once. The program's
+// initial thread has one (OMP_THREAD_LIMIT); each team of a teams construct
+// and each target region run on the host start their own.
+struct ContentionGroup {
+  Atomic<int> in_use{1};  // its initial thread, plus the extra members of each open fork
+  int limit = 0;          // 0: no limit
+};
+
 struct alignas(kCacheLine) Team {
   // Identity: written by the master before members start, read-only after.
   Team* parent = nullptr;
@@ -118,7 +127,8 @@ struct alignas(kCacheLine) Team {
   int league_num = 0;        // host teams: this team's number in its league (level-0 teams only)
   int league_size = 1;       // host teams: teams in the league
   uint64_t gang_key = 0;     // the gang this team is (0: not gang-scheduled)
-  int threads_reserved = 0;  // OMP_THREAD_LIMIT threads the fork reserved, given back at the join
+  int threads_reserved = 0;  // threads the fork reserved in its contention group, given back at the join
+  ContentionGroup* cg = nullptr;  // the contention group (null: the program's own)
   RegionBody body{};
   std::vector<Thread*> members;                 // [0] is the master
   std::vector<std::unique_ptr<Thread>> owned;   // descriptors of nested members, reused
