@@ -11,8 +11,11 @@
 // 64-bit fields (libomp writes them through a union). A loop is rectangular
 // when lb1 and ub1 are 0: its bounds are lb0 and ub0.
 //
-// Non-rectangular nests (bounds linear in an outer variable) are refused
-// with the runtime's "not supported yet" message.
+// __kmpc_for_collapsed_init also takes non-rectangular nests (a loop's
+// bounds linear in an enclosing loop's variable: lb0 + lb1 * v), counting
+// and locating points by walking the outer loops; the _rectang entry
+// points refuse them with the runtime's "not supported yet" message, as
+// their names say.
 #include <cstdint>
 #include <vector>
 
@@ -54,44 +57,65 @@ int64_t step_of(const LoopNestBounds& b) { return int64_t(widen(uint64_t(b.step)
 // a < b in the loop's type.
 bool before(uint64_t a, uint64_t b, kmp_int32 type) { return is_signed(type) ? int64_t(a) < int64_t(b) : a < b; }
 
-// Brings one loop to <= (counting up) or >= (counting down) and computes
-// its trip count. A loop whose step goes the wrong way, or is 0, runs no
-// iteration.
-void canonicalise(LoopNestBounds& b) {
-  if (widen(b.lb1, b.loop_type) != 0 || widen(b.ub1, b.loop_type) != 0)
-    rt::unsupported("a non-rectangular collapsed loop nest (__kmpc_*_rectang, __kmpc_for_collapsed_init)");
+bool rectangular(const LoopNestBounds& b) {
+  return widen(b.lb1, b.loop_type) == 0 && widen(b.ub1, b.loop_type) == 0;
+}
+
+// Iterations of one loop from lb to ub by step under its canonical
+// comparison (<= counting up, >= counting down); 0 if the step goes the
+// other way or is 0.
+uint64_t trips(const LoopNestBounds& b, uint64_t lb, uint64_t ub) {
   int64_t step = step_of(b);
-  uint64_t lb = widen(b.lb0, b.loop_type), ub = widen(b.ub0, b.loop_type);
-  if (b.comparison == kNotEq) b.comparison = step > 0 ? kLess : kGreater;
-  b.trip_count = 0;
-  if (b.comparison == kLess || b.comparison == kLessOrEq) {
-    if (b.comparison == kLess) {
-      if (!before(lb, ub, b.loop_type)) return;  // empty; ub - 1 could wrap
-      ub -= 1;
-      b.ub0 = ub;
-      b.comparison = kLessOrEq;
-    }
-    if (step <= 0 || before(ub, lb, b.loop_type)) return;
-    b.trip_count = (ub - lb) / uint64_t(step) + 1;
-  } else {
-    if (b.comparison == kGreater) {
-      if (!before(ub, lb, b.loop_type)) return;
-      ub += 1;
-      b.ub0 = ub;
-      b.comparison = kGreaterOrEq;
-    }
-    if (step >= 0 || before(lb, ub, b.loop_type)) return;
-    b.trip_count = (lb - ub) / (0 - uint64_t(step)) + 1;
+  if (b.comparison == kLessOrEq) {
+    if (step <= 0 || before(ub, lb, b.loop_type)) return 0;
+    return (ub - lb) / uint64_t(step) + 1;
   }
+  if (step >= 0 || before(lb, ub, b.loop_type)) return 0;
+  return (lb - ub) / (0 - uint64_t(step)) + 1;
+}
+
+// Brings one loop to <= (counting up) or >= (counting down): < and > move
+// the upper bound by one (its constant part, for a bound linear in an outer
+// variable), != takes the step's direction. A rectangular loop gets its
+// trip count; `*empty` is set when a strict comparison leaves no iteration
+// (moving the bound would wrap).
+void canonicalise(LoopNestBounds& b, bool* empty) {
+  int64_t step = step_of(b);
+  if (b.comparison == kNotEq) b.comparison = step > 0 ? kLess : kGreater;
+  uint64_t lb = widen(b.lb0, b.loop_type), ub = widen(b.ub0, b.loop_type);
+  bool rect = rectangular(b);
+  if (b.comparison == kLess) {
+    if (rect && !before(lb, ub, b.loop_type)) *empty = true;
+    else b.ub0 = widen(ub - 1, b.loop_type);
+    b.comparison = kLessOrEq;
+  } else if (b.comparison == kGreater) {
+    if (rect && !before(ub, lb, b.loop_type)) *empty = true;
+    else b.ub0 = widen(ub + 1, b.loop_type);
+    b.comparison = kGreaterOrEq;
+  }
+  b.trip_count = rect && !*empty ? trips(b, widen(b.lb0, b.loop_type), widen(b.ub0, b.loop_type)) : 0;
+}
+
+// Canonicalises the nest; true if every loop is rectangular.
+bool canonicalise_nest(LoopNestBounds* nest, kmp_int32 n, bool* empty) {
+  bool rect = true;
+  for (kmp_int32 i = 0; i < n; ++i) {
+    canonicalise(nest[i], empty);
+    if (!rectangular(nest[i])) {
+      if (nest[i].outer_iv < 0 || nest[i].outer_iv >= i) rt::unsupported("a loop nest whose bounds depend on an inner loop");
+      rect = false;
+    }
+  }
+  return rect;
 }
 
 uint64_t process(LoopNestBounds* nest, kmp_int32 n) {
+  bool empty = false;
+  if (!canonicalise_nest(nest, n, &empty))
+    rt::unsupported("__kmpc_process_loop_nest_rectang on a non-rectangular loop nest");
   uint64_t total = 1;
-  for (kmp_int32 i = 0; i < n; ++i) {
-    canonicalise(nest[i]);
-    total *= nest[i].trip_count;
-  }
-  return n > 0 ? total : 0;
+  for (kmp_int32 i = 0; i < n; ++i) total *= nest[i].trip_count;
+  return n > 0 && !empty ? total : 0;
 }
 
 // The original variables of point `iv` of the collapsed space (innermost
@@ -104,6 +128,66 @@ void original_ivs(uint64_t iv, const LoopNestBounds* nest, uint64_t* out, kmp_in
     out[i] = widen(widen(b.lb0, b.loop_type) + k * uint64_t(step_of(b)), b.loop_type);
   }
 }
+
+// A non-rectangular nest, walked in the sequential order: loop i's bounds
+// are lb0 + lb1 * v and ub0 + ub1 * v for v the variable of loop outer_iv.
+// The innermost loop is counted, not walked, so the cost is the number of
+// points of the outer n - 1 loops.
+class NestWalk {
+ public:
+  NestWalk(const LoopNestBounds* nest, kmp_int32 n) : nest_(nest), n_(n), iv_(std::size_t(n)) {}
+
+  uint64_t count() {
+    uint64_t total = 0;
+    walk(0, [&](uint64_t row) {
+      total += row;
+      return false;
+    });
+    return total;
+  }
+
+  // The variables of point `index` (0-based, sequential order) into out.
+  void point(uint64_t index, uint64_t* out) {
+    uint64_t before_row = 0;
+    walk(0, [&](uint64_t row) {
+      if (index >= before_row + row) {
+        before_row += row;
+        return false;
+      }
+      const LoopNestBounds& b = nest_[n_ - 1];
+      iv_[std::size_t(n_ - 1)] = widen(lower(n_ - 1) + (index - before_row) * uint64_t(step_of(b)), b.loop_type);
+      for (kmp_int32 i = 0; i < n_; ++i) out[i] = iv_[std::size_t(i)];
+      return true;
+    });
+  }
+
+ private:
+  uint64_t bound(kmp_int32 i, uint64_t c0, uint64_t c1) const {
+    const LoopNestBounds& b = nest_[i];
+    return widen(widen(c0, b.loop_type) + widen(c1, b.loop_type) * iv_[std::size_t(b.outer_iv)], b.loop_type);
+  }
+  uint64_t lower(kmp_int32 i) const { return bound(i, nest_[i].lb0, nest_[i].lb1); }
+  uint64_t upper(kmp_int32 i) const { return bound(i, nest_[i].ub0, nest_[i].ub1); }
+
+  // Calls row(points of the innermost loop) for each point of the outer
+  // loops, in order, until it returns true; true if it did.
+  template <class Row>
+  bool walk(kmp_int32 level, Row&& row) {
+    const LoopNestBounds& b = nest_[level];
+    uint64_t t = trips(b, lower(level), upper(level));
+    if (level == n_ - 1) return row(t);
+    uint64_t v = lower(level);
+    for (uint64_t k = 0; k < t; ++k, v = widen(v + uint64_t(step_of(b)), b.loop_type)) {
+      iv_[std::size_t(level)] = v;
+      if (walk(level + 1, row)) return true;
+    }
+    return false;
+  }
+
+  const LoopNestBounds* nest_;
+  kmp_int32 n_;
+  std::vector<uint64_t> iv_;
+};
 
 }  // namespace
 
@@ -126,19 +210,35 @@ BOBBIN_EXPORT kmp_int32 __kmpc_for_collapsed_init(ident_t*, kmp_int32, void* ori
   auto* nest = static_cast<LoopNestBounds*>(original);
   auto* out = static_cast<LoopNestBounds*>(chunk);
   if (plastiter) *plastiter = 0;
-  uint64_t total = process(nest, n);
+  if (n <= 0) return 0;
+  bool empty = false;
+  bool rect = canonicalise_nest(nest, n, &empty);
+  if (empty) return 0;
+  uint64_t total = 1;
+  NestWalk walk(nest, n);
+  if (rect) {
+    for (kmp_int32 i = 0; i < n; ++i) total *= nest[i].trip_count;
+  } else {
+    total = walk.count();
+  }
   if (total == 0) return 0;
   rt::StaticPart p = rt::static_part(rt::LoopKind::Static, 0, rt::LoopBounds{0, int64_t(total - 1), 1, true, 8});
   if (uint64_t(p.lower) > uint64_t(p.upper)) return 0;
   std::vector<uint64_t> first(static_cast<std::size_t>(n)), last(static_cast<std::size_t>(n));
-  original_ivs(uint64_t(p.lower), nest, first.data(), n);
-  original_ivs(uint64_t(p.upper), nest, last.data(), n);
+  if (rect) {
+    original_ivs(uint64_t(p.lower), nest, first.data(), n);
+    original_ivs(uint64_t(p.upper), nest, last.data(), n);
+  } else {
+    walk.point(uint64_t(p.lower), first.data());
+    walk.point(uint64_t(p.upper), last.data());
+  }
   for (kmp_int32 i = 0; i < n; ++i) {
     out[i] = nest[i];
     out[i].lb0 = first[std::size_t(i)];
-    // The part with the last iteration ends at the canonical upper bounds,
-    // as libomp's does (no point of the nest lies between the two).
-    if (!p.last) out[i].ub0 = last[std::size_t(i)];
+    // The part with the last iteration of a rectangular nest ends at the
+    // canonical upper bounds, as libomp's does (no point of the nest lies
+    // between the two).
+    if (!(rect && p.last)) out[i].ub0 = last[std::size_t(i)];
     out[i].lb1 = out[i].ub1 = 0;
   }
   if (plastiter) *plastiter = p.last ? 1 : 0;

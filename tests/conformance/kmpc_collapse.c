@@ -5,7 +5,9 @@
    the order of the sequential nest) and __kmpc_for_collapsed_init (each
    thread's static part as its first and last points: the parts of a team
    of 3 tile the space, in thread order, and one has the last iteration,
-   ending at the canonical upper bounds).
+   ending at the canonical upper bounds); and a triangular nest (the inner
+   loop's bounds depend on the outer variable), whose parts on 1 to 4
+   threads tile it.
    The nest: int32 i = 0; i < 10; i++ / int64 j = 20; j > 5; j -= 3 /
    uint32 k = 0; k != 8; k += 2 (10 x 5 x 4 points).
    Looked up at run time: libomp 14 has none of them (the checks are then
@@ -112,6 +114,40 @@ int main(void) {
     }
     CHECK_EQ("points covered by the threads' parts", next, TOTAL);
     CHECK_EQ("threads told they have the last iteration", lasts, 1);
+  }
+
+  /* A triangle: for (int32 i = 0; i < 7; i++) for (int32 j = i; j < 10 - i;
+     j++), 30 points. Each part, from its first point to its last in the
+     nest's order (which may lie outside the triangle), holds the points of
+     the triangle between them: the parts of teams of 1 to 4 tile it. */
+  for (int nt = 1; nt <= 4; nt++) {
+    static int owner_of[7][10];
+    memset(owner_of, 0xff, sizeof owner_of);
+    int lasts = 0, twice = 0;
+#pragma omp parallel num_threads(nt) reduction(+ : lasts, twice)
+    {
+      nest_bounds tri[2], part[2];
+      memset(tri, 0, sizeof tri);
+      tri[0] = (nest_bounds){I32, I32, LT, 0, 0, 0, 7, 0, 1, 0};
+      tri[1] = (nest_bounds){I32, I32, LT, 0, 0, 1, 10, (uint64_t)(int64_t)-1, 1, 0};
+      int32_t plast = 0;
+      if (init(NULL, __kmpc_global_thread_num(NULL), tri, part, 2, &plast)) {
+        int32_t fi = (int32_t)part[0].lb0, fj = (int32_t)part[1].lb0;
+        int32_t li = (int32_t)part[0].ub0, lj = (int32_t)part[1].ub0;
+        for (int32_t i = 0; i < 7; i++)
+          for (int32_t j = i; j < 10 - i; j++) {
+            int after_first = i > fi || (i == fi && j >= fj), before_last = i < li || (i == li && j <= lj);
+            if (!after_first || !before_last) continue;
+            if (__atomic_exchange_n(&owner_of[i][j], omp_get_thread_num(), __ATOMIC_RELAXED) != -1) twice++;
+          }
+      }
+      lasts += plast;
+    }
+    int missing = 0;
+    for (int i = 0; i < 7; i++)
+      for (int j = i; j < 10 - i; j++) missing += owner_of[i][j] == -1;
+    CHECK(missing == 0 && twice == 0, "triangle on %d threads: %d points in no part, %d in two", nt, missing, twice);
+    CHECK_EQ("triangle: threads told they have the last iteration", lasts, 1);
   }
   return conf_end();
 }
