@@ -83,6 +83,20 @@ struct Updated {
   T after;
 };
 
+// The update under the location's lock: out of line, so that the lock-free
+// path of each entry point has no frame to set up (a lock add and a return,
+// as libomp's, instead of saving registers for a call it does not make).
+template <class T, class Next>
+[[gnu::noinline]] Updated<T> locked_update(T* p, Next next) {
+  Updated<T> u;
+  atomic_location_lock(p);
+  u.before = *p;
+  u.after = next(u.before);
+  *p = u.after;
+  atomic_location_unlock(p);
+  return u;
+}
+
 // One update: after = next(before). When `after` is the value already there
 // (byte for byte: min and max that change nothing, an and with all ones),
 // nothing is written; the load is the update's point in the order.
@@ -109,12 +123,7 @@ inline Updated<T> atomic_update(T* p, Next next) {
       }
     }
   }
-  atomic_location_lock(p);
-  u.before = *p;
-  u.after = next(u.before);
-  *p = u.after;
-  atomic_location_unlock(p);
-  return u;
+  return locked_update(p, next);
 }
 
 // Integer add: one fetch-and-add instruction (lock xadd) where lock-free.
