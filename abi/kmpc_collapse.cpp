@@ -109,13 +109,18 @@ bool canonicalise_nest(LoopNestBounds* nest, kmp_int32 n, bool* empty) {
   return rect;
 }
 
+// Points of a canonical rectangular nest.
+uint64_t rectangular_total(const LoopNestBounds* nest, kmp_int32 n) {
+  uint64_t total = 1;
+  for (kmp_int32 i = 0; i < n; ++i) total *= nest[i].trip_count;
+  return total;
+}
+
 uint64_t process(LoopNestBounds* nest, kmp_int32 n) {
   bool empty = false;
   if (!canonicalise_nest(nest, n, &empty))
     rt::unsupported("__kmpc_process_loop_nest_rectang on a non-rectangular loop nest");
-  uint64_t total = 1;
-  for (kmp_int32 i = 0; i < n; ++i) total *= nest[i].trip_count;
-  return n > 0 && !empty ? total : 0;
+  return n > 0 && !empty ? rectangular_total(nest, n) : 0;
 }
 
 // The original variables of point `iv` of the collapsed space (innermost
@@ -214,23 +219,15 @@ BOBBIN_EXPORT kmp_int32 __kmpc_for_collapsed_init(ident_t*, kmp_int32, void* ori
   bool empty = false;
   bool rect = canonicalise_nest(nest, n, &empty);
   if (empty) return 0;
-  uint64_t total = 1;
-  NestWalk walk(nest, n);
-  if (rect) {
-    for (kmp_int32 i = 0; i < n; ++i) total *= nest[i].trip_count;
-  } else {
-    total = walk.count();
-  }
+  NestWalk walk(nest, n);  // non-rectangular nests only
+  uint64_t total = rect ? rectangular_total(nest, n) : walk.count();
   if (total == 0) return 0;
   rt::StaticPart p = rt::static_part(rt::LoopKind::Static, 0, rt::LoopBounds{0, int64_t(total - 1), 1, true, 8});
   if (uint64_t(p.lower) > uint64_t(p.upper)) return 0;
   std::vector<uint64_t> first(static_cast<std::size_t>(n)), last(static_cast<std::size_t>(n));
-  if (rect) {
-    original_ivs(uint64_t(p.lower), nest, first.data(), n);
-    original_ivs(uint64_t(p.upper), nest, last.data(), n);
-  } else {
-    walk.point(uint64_t(p.lower), first.data());
-    walk.point(uint64_t(p.upper), last.data());
+  for (auto [index, ivs] : {std::pair{uint64_t(p.lower), first.data()}, std::pair{uint64_t(p.upper), last.data()}}) {
+    if (rect) original_ivs(index, nest, ivs, n);
+    else walk.point(index, ivs);
   }
   for (kmp_int32 i = 0; i < n; ++i) {
     out[i] = nest[i];

@@ -275,9 +275,10 @@ void* monitor_main(void*) {
       // members are each the primary thread of an inner team meeting at a
       // user spin barrier (its other members on spares): each round waited
       // for every fiber of the worker to get 2 ms of processor time.
-      if (!blocked && now < s.turns_until) held = std::max(held, now - s.since);
-      uint64_t patience = patience_ns(blocked, hot);
-      if (!blocked && now < s.turns_until) patience = g_set.stuck_ns / 8;
+      // Its turns are an eighth of stuck_ns (250 us by default).
+      bool taking_turns = !blocked && now < s.turns_until;
+      if (taking_turns) held = std::max(held, now - s.since);
+      uint64_t patience = taking_turns ? g_set.stuck_ns / 8 : patience_ns(blocked, hot);
       // Step 0: half way, ask the running fiber to let the others run at its
       // next task scheduling point. One that runs tasks (inline, depth
       // first, for milliseconds) is not waiting for anyone: it yields, and
