@@ -123,6 +123,16 @@ bool on_shared_worker() { return bobbin::t_spinlocks_held == 0 && Worker::others
 // sleep, and the monitor's signal then ends the C library's sleep early.
 bool on_worker() { return bobbin::t_spinlocks_held == 0 && Worker::current() != nullptr; }
 
+// Around a wait below that takes the preemption signal's EINTR as a cue to
+// look again: the monitor may signal the thread there (Worker::
+// in_signal_safe_wait), though the kernel does not restart the call.
+struct SignalSafeWait {
+  SignalSafeWait() { Worker::enter_signal_safe_wait(); }
+  ~SignalSafeWait() { Worker::leave_signal_safe_wait(); }
+  SignalSafeWait(const SignalSafeWait&) = delete;
+  SignalSafeWait& operator=(const SignalSafeWait&) = delete;
+};
+
 timespec after_slice(clockid_t clock) {
   timespec t;
   clock_gettime(clock, &t);
@@ -145,6 +155,7 @@ void wait_readable(int fd) {
     if (Worker::yield_to_queued()) continue;
     if (!Worker::others_share_worker()) return;
     timespec slice{0, long(kSliceNs)};
+    SignalSafeWait safe;  // EINTR: read (restarted) or the next look says what happened
     if (ppoll(&p, 1, &slice, nullptr) != 0) return;
   }
 }
@@ -172,6 +183,7 @@ int sleep_until(clockid_t clock, uint64_t deadline, uint64_t* left) {
     }
     *left = deadline - t;
     int rc;
+    SignalSafeWait safe;
     if (!Worker::others_share_worker()) {
       timespec until = from_ns(deadline);
       rc = g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
@@ -268,6 +280,7 @@ int barrier_wait(FiberBarrier* b) {
   while (b->round.load(memory_order_acquire) == g) {
     if (on_shared_worker()) {
       if (Worker::yield_to_queued()) continue;
+      SignalSafeWait safe;  // the loop looks again after any wake-up
       bobbin::futex_wait_for(&b->round, g, kSliceNs);
     } else {
       bobbin::futex_wait(&b->round, g);
@@ -306,10 +319,17 @@ int bobbin_sem_wait(sem_t* s) {
       if (Worker::yield_to_queued()) continue;
       if (!Worker::others_share_worker()) break;
       timespec until = after_slice(CLOCK_MONOTONIC);
-      if (sem_clockwait(s, CLOCK_MONOTONIC, &until) == 0) {
-        errno = saved;
-        return 0;
+      unsigned signals = bobbin::ult::preemption_signals_taken();
+      {
+        SignalSafeWait safe;
+        if (sem_clockwait(s, CLOCK_MONOTONIC, &until) == 0) {
+          errno = saved;
+          return 0;
+        }
       }
+      // The preemption signal ends the timed wait with EINTR: not the
+      // program's, look again (as sleep_until).
+      if (errno == EINTR && bobbin::ult::preemption_signals_taken() != signals) continue;
       if (errno != ETIMEDOUT) return -1;
     }
     errno = saved;

@@ -290,7 +290,11 @@ void* monitor_main(void*) {
       // Stuck: steps 1 and 2 of the design.
       hot_until = now + kHotNs;
       move_to_spares(w);
-      if (g_set.preempt && w.has_runnable_queued()) {
+      // A thread asleep in a call that the signal would end with EINTR
+      // (poll, select, a timed wait) is left alone: the program would see
+      // the EINTR. Its fibers wait for the call to end, or are served by
+      // the runtime's wrappers of those calls (block_linux.cpp).
+      if (g_set.preempt && w.has_runnable_queued() && signal_unseen(w)) {
         refresh_user_code_ranges();
         if (send_preemption(w)) {
           g_preempts.fetch_add(1, memory_order_relaxed);

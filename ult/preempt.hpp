@@ -20,6 +20,15 @@ void allow_preemption_signal();
 void refresh_user_code_ranges();
 // Asks w's thread to preempt its running fiber; false if it cannot be asked.
 bool send_preemption(Worker& w);
+// Whether the preemption signal may reach w's thread without the program
+// seeing it: the thread runs, or it sleeps in a call the kernel restarts
+// after a handler (a read from a pipe, a futex wait without a timeout, ...),
+// or in one of the runtime's own waits (Worker::in_signal_safe_wait). A
+// call the kernel ends with EINTR instead (poll, select, epoll_wait, a
+// sleep, a timed wait, a socket with a timeout) would return EINTR to a
+// program that installed no handler: a kernel-thread runtime never does
+// that to it.
+bool signal_unseen(const Worker& w);
 // How many of the monitor's preemption signals the calling thread has
 // taken. A call the signal interrupted with EINTR that the kernel does not
 // restart (a sleep) compares it before and after, and goes on sleeping if

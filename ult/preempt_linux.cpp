@@ -55,8 +55,12 @@
 // asynchronous signals), not at the interrupted one: preemption is off there.
 #include <dlfcn.h>
 #include <link.h>
+#include <linux/futex.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sched.h>
 #include <ucontext.h>
 
@@ -67,6 +71,7 @@
 
 #include "ult/log.hpp"
 #include "ult/preempt.hpp"
+#include "ult/thread_info.hpp"
 #include "ult/worker.hpp"
 #include "ult/yield.hpp"
 
@@ -166,6 +171,58 @@ bool at_restartable_wait(const ucontext_t* uc) {
   }
 }
 
+// A socket's receive (SO_RCVTIMEO) or send (SO_SNDTIMEO) timeout is unset:
+// the kernel then restarts a call on it after an SA_RESTART handler (with
+// one, the call ends with EINTR).
+bool socket_without_timeout(int fd, int option) {
+  timeval tv{};
+  socklen_t len = sizeof tv;
+  if (getsockopt(fd, SOL_SOCKET, option, &tv, &len) != 0) return false;
+  return tv.tv_sec == 0 && tv.tv_usec == 0;
+}
+
+// A read or write on fd waits for another party and is restarted: a pipe or
+// FIFO, a terminal or other character device, a socket without a timeout.
+// Not a regular file (no wait), nor an anonymous descriptor (eventfd,
+// inotify, timerfd: some end with EINTR).
+bool restarted_transfer(int fd, int timeout_option) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return false;
+  if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)) return true;
+  return S_ISSOCK(st.st_mode) && socket_without_timeout(fd, timeout_option);
+}
+
+// The blocking call `nr` (arguments a) is restarted by the kernel after a
+// handler installed with SA_RESTART, the preemption signal's: no EINTR, and
+// no early return, reaches the program. signal(7) lists the calls; the
+// timeouts matter (a wait with one is ended, not restarted).
+bool restarted_after_handler(long nr, const unsigned long* a) {
+#if defined(__x86_64__)
+  switch (nr) {
+    case SYS_read: case SYS_readv: case SYS_pread64:
+      return restarted_transfer(int(a[0]), SO_RCVTIMEO);
+    case SYS_write: case SYS_writev: case SYS_pwrite64:
+      return restarted_transfer(int(a[0]), SO_SNDTIMEO);
+    case SYS_recvfrom: case SYS_recvmsg: case SYS_accept: case SYS_accept4:
+      return socket_without_timeout(int(a[0]), SO_RCVTIMEO);
+    case SYS_sendto: case SYS_sendmsg: case SYS_connect:
+      return socket_without_timeout(int(a[0]), SO_SNDTIMEO);
+    case SYS_futex: {
+      unsigned long cmd = a[1] & FUTEX_CMD_MASK;
+      return (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && a[3] == 0;
+    }
+    case SYS_wait4: case SYS_waitid: case SYS_flock:
+      return true;
+    default:
+      return false;
+  }
+#else
+  (void)nr;
+  (void)a;
+  return false;
+#endif
+}
+
 // The C library's sched_yield: its `syscall` instruction, found in its
 // first bytes. A user spin loop that yields spends nearly all its time
 // there, and a signal is delivered on the way back to user mode, right after
@@ -181,6 +238,129 @@ uintptr_t find_yield_return() {
     if (p[i] == 0x0f && p[i + 1] == 0x05) return reinterpret_cast<uintptr_t>(p + i + 2);
 #endif
   return 0;
+}
+
+// ---- a call the signal ended with EINTR ----
+// The monitor signals a thread it sees running (a spinning fiber), and one
+// asleep in a call the kernel restarts (signal_unseen); a thread may still
+// enter another call between the look and the signal's arrival, and a
+// runnable thread the kernel has not yet returned from a wait looks
+// running too. If that call is one the kernel ends with EINTR (poll,
+// select, epoll_wait, a timed wait), the handler finds the interrupted
+// point right after the C library's `syscall` with -EINTR in the result
+// register, and makes the call start again: the number back in the
+// register, the program counter on the instruction. The program sees what
+// it would have seen had the signal arrived before the call (a relative
+// timeout starts again: a wait may last longer than asked, never shorter).
+// The number is read from the C library's code: its wrappers load it with
+// `mov $N, %eax` (or `xor %eax, %eax` for read) shortly before `syscall`,
+// with only moves to other registers between; any other shape is left
+// alone, and the EINTR stands.
+
+uintptr_t g_libc_lo = 0, g_libc_hi = 0;  // the C library's text
+
+int find_libc_text(dl_phdr_info* info, size_t, void* base) {
+  if (reinterpret_cast<void*>(info->dlpi_addr) != base) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    g_libc_lo = info->dlpi_addr + ph.p_vaddr;
+    g_libc_hi = g_libc_lo + ph.p_memsz;
+  }
+  return 1;
+}
+
+// The length of the `mov` at p (within `left` bytes) if it leaves eax
+// alone: a register or memory load into, or register move to, another
+// register, or an immediate into another 32-bit register; else 0.
+int move_past_eax(const unsigned char* p, int left) {
+  int i = 0;
+  unsigned rex = 0;
+  if (left > 0 && (p[0] & 0xf0) == 0x40) rex = p[i++];
+  if (i >= left) return 0;
+  unsigned op = p[i];
+  if (op >= 0xb8 && op <= 0xbf) {  // mov $imm32, r32
+    if ((rex & 8) || ((op - 0xb8) | ((rex & 1) << 3)) == 0) return 0;
+    return i + 5 <= left ? i + 5 : 0;
+  }
+  if ((op != 0x89 && op != 0x8b) || i + 1 >= left) return 0;
+  unsigned modrm = p[i + 1], mod = modrm >> 6;
+  unsigned reg = ((modrm >> 3) & 7) | ((rex & 4) << 1), rm = (modrm & 7) | ((rex & 1) << 3);
+  int len = i + 2;
+  if (mod == 3) {
+    if ((op == 0x89 ? rm : reg) == 0) return 0;
+  } else {
+    if (op != 0x8b || reg == 0) return 0;  // a load into another register only
+    bool sib = (modrm & 7) == 4;
+    if (sib) {
+      if (len >= left) return 0;
+      if (mod == 0 && (p[len] & 7) == 5) len += 4;
+      ++len;
+    }
+    if (mod == 1) len += 1;
+    else if (mod == 2) len += 4;
+    else if (!sib && (modrm & 7) == 5) len += 4;  // rip-relative
+  }
+  return len <= left ? len : 0;
+}
+
+// The number of the call whose `syscall` instruction is at sc, or -1.
+long syscall_number_at(const unsigned char* sc) {
+  if (sc[-2] == 0x31 && sc[-1] == 0xc0) return 0;  // xor %eax, %eax
+  for (int k = 5; k <= 32; ++k) {
+    const unsigned char* mov = sc - k;
+    if (mov[0] != 0xb8) continue;
+    const unsigned char* p = mov + 5;
+    while (p < sc) {
+      int n = move_past_eax(p, int(sc - p));
+      if (n == 0) break;
+      p += n;
+    }
+    if (p == sc) {
+      uint32_t nr;
+      memcpy(&nr, mov + 1, sizeof nr);
+      return long(nr);
+    }
+  }
+  return -1;
+}
+
+// Calls that are safe to start again after EINTR: waits that did nothing
+// yet when they were interrupted (connect is not: it goes on alone).
+bool may_start_again(long nr) {
+#if defined(__x86_64__)
+  switch (nr) {
+    case SYS_read: case SYS_write: case SYS_readv: case SYS_writev: case SYS_pread64: case SYS_pwrite64:
+    case SYS_poll: case SYS_select: case SYS_pselect6: case SYS_ppoll: case SYS_epoll_wait: case SYS_epoll_pwait:
+    case SYS_recvfrom: case SYS_recvmsg: case SYS_sendto: case SYS_sendmsg: case SYS_accept: case SYS_accept4:
+    case SYS_rt_sigtimedwait: case SYS_nanosleep: case SYS_clock_nanosleep: case SYS_futex: case SYS_msgrcv:
+    case SYS_msgsnd: case SYS_semop: case SYS_semtimedop: case SYS_wait4: case SYS_waitid: case SYS_flock:
+    case SYS_pause: case SYS_rt_sigsuspend:
+      return true;
+    default:
+      return false;
+  }
+#else
+  (void)nr;
+  return false;
+#endif
+}
+
+// Makes a call the signal ended with EINTR start again (above).
+void start_interrupted_call_again(ucontext_t* uc) {
+#if defined(__x86_64__)
+  auto pc = uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+  if (pc < g_libc_lo + 2 + 32 || pc > g_libc_hi) return;
+  if (uc->uc_mcontext.gregs[REG_RAX] != -EINTR) return;
+  auto sc = reinterpret_cast<const unsigned char*>(pc - 2);
+  if (sc[0] != 0x0f || sc[1] != 0x05) return;
+  long nr = syscall_number_at(sc);
+  if (!may_start_again(nr)) return;
+  uc->uc_mcontext.gregs[REG_RIP] = greg_t(pc - 2);
+  uc->uc_mcontext.gregs[REG_RAX] = greg_t(nr);
+#else
+  (void)uc;
+#endif
 }
 
 uintptr_t interrupted_pc(const ucontext_t* uc) {
@@ -200,17 +380,28 @@ void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
   int saved_errno = errno;
   Worker* w = Worker::current();
   if (!w || !w->take_preempt_request()) {
-    // Not ours: the program's own SIGURG.
-    if (g_previous.sa_flags & SA_SIGINFO) {
-      if (g_previous.sa_sigaction) g_previous.sa_sigaction(sig, info, ctx);
-    } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN && g_previous.sa_handler) {
-      g_previous.sa_handler(sig);
+    // Not a request: the program's own SIGURG, or one of the monitor's
+    // whose request an earlier delivery took (SA_NODEFER lets a second
+    // signal in while the first one's handler has switched fibers).
+    bool program_handles = (g_previous.sa_flags & SA_SIGINFO)
+                               ? g_previous.sa_sigaction != nullptr
+                               : g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN &&
+                                     g_previous.sa_handler != nullptr;
+    if (program_handles) {
+      if (g_previous.sa_flags & SA_SIGINFO) g_previous.sa_sigaction(sig, info, ctx);
+      else g_previous.sa_handler(sig);
+    } else {
+      // SIGURG's default action is to ignore it: a program without a
+      // handler never sees a call end for it.
+      ++t_signals_taken;
+      start_interrupted_call_again(static_cast<ucontext_t*>(ctx));
     }
     errno = saved_errno;
     return;
   }
   ++t_signals_taken;
-  auto* uc = static_cast<const ucontext_t*>(ctx);
+  auto* uc = static_cast<ucontext_t*>(ctx);
+  start_interrupted_call_again(uc);
   uintptr_t pc = interrupted_pc(uc);
   bool after_yield = (g_yield_return && pc == g_yield_return) || pc == user_yield_return();
   if (t_spinlocks_held == 0 && (after_yield || in_user_code(pc) || at_restartable_wait(uc)))
@@ -237,6 +428,9 @@ void install_preemption() {
   if (dladdr(reinterpret_cast<void*>(&install_preemption), &self) && self.dli_fname) g_self_path = new std::string(self.dli_fname);
   refresh_user_code_ranges();
   g_yield_return = find_yield_return();
+  Dl_info libc{};
+  if (void* poll_fn = dlsym(RTLD_NEXT, "poll"); poll_fn && dladdr(poll_fn, &libc) && libc.dli_fbase)
+    dl_iterate_phdr(&find_libc_text, libc.dli_fbase);
   struct sigaction sa {};
   sa.sa_sigaction = &on_preempt_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
@@ -267,6 +461,20 @@ void refresh_user_code_ranges() {
   dl_iterate_phdr(&add_object, r);
   r->adds = adds;
   g_ranges.store(r, memory_order_release);  // pairs with in_user_code's acquire; the old one is kept
+}
+
+bool signal_unseen(const Worker& w) {
+  if (w.in_signal_safe_wait()) return true;
+  long tid = w.kernel_tid(), nr = -1;
+  unsigned long args[4];
+  if (!tid) return false;
+  int in_call = thread_syscall(tid, &nr, args);
+  // On a processor (in user code, as a spinning fiber is) or between calls:
+  // the signal arrives in user code, or as the thread enters the kernel.
+  // The one case left is a thread that enters a call the signal ends within
+  // the microseconds the signal takes to arrive.
+  if (in_call == 0) return true;
+  return in_call == 1 && restarted_after_handler(nr, args);
 }
 
 bool send_preemption(Worker& w) {

@@ -19,5 +19,10 @@ bool thread_cpu_ns(long tid, uint64_t* ns);
 // uninterruptible wait (a page fault, the address-space lock, disk I/O),
 // which waits for the kernel, not for another thread of the program.
 bool thread_blocked(long tid);
+// The system call the kernel thread `tid` is in now, as /proc sees it: 1
+// with its number and first four arguments if it sleeps in one, 0 if it is
+// on a processor (in user code or in the kernel: /proc cannot tell) or off
+// one outside any call, -1 if it is gone.
+int thread_syscall(long tid, long* nr, unsigned long args[4]);
 
 }  // namespace bobbin::ult

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 
@@ -40,6 +41,30 @@ bool thread_blocked(long tid) {
   const char* paren = strrchr(buf, ')');
   if (!paren || paren[1] != ' ') return false;
   return paren[2] == 'S';
+}
+
+int thread_syscall(long tid, long* nr, unsigned long args[4]) {
+  // /proc/self/task/<tid>/syscall: "NR ARG1 ... ARG6 SP PC" (arguments in
+  // hex) in a call, "-1 SP PC" off a processor outside one, "running".
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char buf[256];
+  ssize_t len = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (len <= 0) return -1;
+  buf[len] = 0;
+  char* end = nullptr;
+  long n = strtol(buf, &end, 10);
+  if (end == buf || n < 0) return 0;  // "running" or "-1 ..."
+  for (int i = 0; i < 4; ++i) {
+    char* p = end;
+    args[i] = strtoul(p, &end, 16);
+    if (end == p) return -1;
+  }
+  *nr = n;
+  return 1;
 }
 
 std::vector<int> current_thread_cpus() {

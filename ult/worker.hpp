@@ -202,6 +202,18 @@ class alignas(kCacheLine) Worker {
   // (preempt_linux.cpp sends the signal); the handler takes the request.
   void request_preempt() { preempt_req_.store(1, memory_order_release); }
   bool take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire) == 1; }
+  // Whether this worker's thread blocks inside one of the runtime's own
+  // waits for the program's blocking calls (block_linux.cpp), which take
+  // the preemption signal's EINTR as a cue to look again rather than
+  // returning it: the monitor may then signal a thread blocked in a call
+  // the kernel does not restart. Set and cleared by the worker's thread.
+  bool in_signal_safe_wait() const { return signal_safe_wait_.load(memory_order_relaxed) != 0; }
+  static void enter_signal_safe_wait() {
+    if (Worker* w = t_current_) w->signal_safe_wait_.store(1, memory_order_relaxed);
+  }
+  static void leave_signal_safe_wait() {
+    if (Worker* w = t_current_) w->signal_safe_wait_.store(0, memory_order_relaxed);
+  }
   // Inside the preemption signal handler, on this worker's thread, at a
   // point preempt_linux.cpp found safe: the running fiber goes to the back
   // of the FIFO and the next ready fiber runs. The handler returns (and the
@@ -295,6 +307,7 @@ class alignas(kCacheLine) Worker {
   Atomic<Fiber*> running_hint_{nullptr};
   Atomic<bool> running_started_{false};  // the running fiber is a started fiber (not idle, not a root)
   Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
+  Atomic<uint32_t> signal_safe_wait_{0};  // see in_signal_safe_wait
   Atomic<bool> yield_req_{false};    // set by the monitor, taken at a scheduling point (yield_if_asked)
 };
 
