@@ -791,7 +791,8 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     m->fiber.prepare(&member_main, m, /*movable=*/!bound);
     m->fiber.set_pool_only(pool_only);
     if (team->outermost) {
-      ult::Worker::at(i)->submit(&m->fiber);
+      // One worker per member, unless the pool could not grow (ensure_pool).
+      ult::Worker::at(i % ult::Worker::pool_size())->submit(&m->fiber);
     } else if (place_worker) {
       place_worker->submit(&m->fiber);
     } else if (ult::Worker* spare = own_threads ? ult::Worker::take_spare() : nullptr) {

@@ -4,10 +4,17 @@
 // big the stack is, and that OMP_STACKSIZE raises it — and aborts. A fault
 // anywhere else belongs to somebody else (the program, a sanitizer, a JIT):
 // it goes to the previous handler untouched.
+//
+// An OpenMP thread that runs on its kernel thread's own stack (the initial
+// thread, a program thread that opened a region) overflows that stack
+// instead: the fault lands in the gap the kernel keeps below it. The same
+// line names the limit that applies there (ulimit -s for the initial
+// thread), since OMP_STACKSIZE does not.
 #include "ult/guard.hpp"
 
 #include <cstdio>
 
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +34,15 @@ static std::mutex g_install_mutex;
 // 64 KiB: room for the handler and a libc abort path even where SIGSTKSZ is small.
 static constexpr std::size_t kAltStackSize = 64u << 10;
 static thread_local void* t_altstack = nullptr;
+// The calling thread's own stack (lowest address and size), read when the
+// thread starts running fibers; initial-exec, so that the handler reads it
+// without the dynamic loader.
+static thread_local char* t_native_lo __attribute__((tls_model("initial-exec"))) = nullptr;
+static thread_local std::size_t t_native_size __attribute__((tls_model("initial-exec"))) = 0;
+// Below the lowest stack address: the kernel's gap under a growing stack
+// (stack_guard_gap, 1 MiB by default) or a thread's guard page, and room
+// for the frame that jumped into it.
+static constexpr std::size_t kNativeGapBytes = 2u << 20;
 
 void set_fiber_describer(DescribeFiber fn) { g_describe = fn; }
 void describe_fiber(Fiber* f, char* buf, std::size_t len) {
@@ -79,6 +95,23 @@ static void on_fault(int sig, siginfo_t* si, void* uc) {
     (void)r;
     abort();
   }
+  auto* addr = static_cast<char*>(si->si_addr);
+  if (f && f->native() && t_native_lo && addr < t_native_lo + 4096 && addr + kNativeGapBytes >= t_native_lo) {
+    char line[512];
+    char* p = line;
+    char* end = line + sizeof line - 1;
+    p = put_s(p, end, "bobbin: stack overflow in ");
+    char who[160] = "an OpenMP thread";
+    if (g_describe) g_describe(f, who, sizeof who);
+    p = put_s(p, end, who);
+    p = put_s(p, end, ", on its kernel thread's own stack of ");
+    p = put_u(p, end, t_native_size);
+    p = put_s(p, end, " bytes (OMP_STACKSIZE does not size it: raise ulimit -s for the initial thread, "
+                      "or the stack size of the thread that opened the region)\n");
+    ssize_t r = write(2, line, size_t(p - line));
+    (void)r;
+    abort();
+  }
   chain(sig, si, uc);
 }
 
@@ -100,6 +133,16 @@ static void install_process_handler() {
 
 void install_guard_for_thread() {
   install_process_handler();
+  pthread_attr_t attr;
+  if (!t_native_lo && pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* lo = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
+      t_native_lo = static_cast<char*>(lo);
+      t_native_size = size;
+    }
+    pthread_attr_destroy(&attr);
+  }
   if (t_altstack) return;
   stack_t cur;
   // Keep an alternate stack the thread already has (a sanitizer's, the program's).

@@ -33,6 +33,11 @@ void warn(const char* fmt, ...) {
 }
 
 void fatal(const char* fmt, ...) {
+  // One message: a second thread failing the same way while the first
+  // aborts waits for the end instead of printing it again.
+  static std::atomic<bool> dying{false};
+  if (dying.exchange(true, std::memory_order_relaxed))
+    for (;;) pause();
   va_list ap;
   va_start(ap, fmt);
   vsay(fmt, ap);

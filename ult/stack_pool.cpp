@@ -34,7 +34,10 @@ Stack map_stack(std::size_t usable) {
   std::size_t guard = Stack::guard_size();
   std::size_t total = usable + guard;
   void* p = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-  if (p == MAP_FAILED) fatal("out of memory mapping a %zu-byte fiber stack (%s)", total, strerror(errno));
+  if (p == MAP_FAILED)
+    fatal("cannot map a %zu KiB stack for an OpenMP thread (%s): lower OMP_STACKSIZE or the number of threads, "
+          "or raise the address-space limit (ulimit -v)",
+          total >> 10, strerror(errno));
   if (mprotect(p, guard, PROT_NONE) != 0) fatal("cannot protect a fiber stack guard page (%s)", strerror(errno));
   return Stack{static_cast<char*>(p), total};
 }

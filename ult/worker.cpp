@@ -454,7 +454,18 @@ void Worker::ensure_pool(int n, PinFn pin) {
     w->pin_ = pin;
     pool_[i] = w;
     int rc = pthread_create(&w->thread_, nullptr, &thread_main, w);
-    if (rc != 0) fatal("cannot start worker thread %d: %s", i, strerror(rc));
+    if (rc != 0) {
+      // The process may have no more threads (RLIMIT_NPROC, the system's
+      // thread limit) or no room for a stack (RLIMIT_AS): the pool stays as
+      // it is, and every team still gets its threads, as fibers on the
+      // workers there are (callers place members modulo pool_size()).
+      pool_[i] = nullptr;
+      delete w;
+      static Atomic<bool> said{false};
+      if (!said.exchange(true, memory_order_relaxed))
+        warn("cannot start worker thread %d (%s): OpenMP threads share the %d running", i, strerror(rc), i);
+      break;
+    }
     pool_size_.store(i + 1, memory_order_release);  // pairs with the acquire in pool_size()
   }
   update_oversubscribed();
@@ -498,7 +509,8 @@ Worker* Worker::take_spare() {
   int rc = pthread_create(&w->thread_, &attr, &thread_main, w);
   pthread_attr_destroy(&attr);
   if (rc != 0) {
-    warn("cannot start a spare kernel thread: %s", strerror(rc));
+    static Atomic<bool> said{false};
+    if (!said.exchange(true, memory_order_relaxed)) warn("cannot start a spare kernel thread: %s", strerror(rc));
     delete w;
     return nullptr;
   }
