@@ -126,8 +126,10 @@ BOBBIN_EXPORT void kmp_threadprivate_insert_private_data(int, void* pc_addr, voi
 BOBBIN_EXPORT private_common* kmp_threadprivate_insert(int, void* pc_addr, void* data_addr, size_t pc_size) {
   if (data_addr && data_addr != pc_addr) rt::threadprivate_set_initial(pc_addr, data_addr, pc_size);
   void* copy = rt::threadprivate_lookup(pc_addr, pc_size);
-  static std::mutex records_mutex;
-  static std::map<std::pair<void*, void*>, private_common*> records;
+  // Never destroyed: records live as long as the process, and threads may
+  // still ask for them after the static destructors ran.
+  static std::mutex& records_mutex = *new std::mutex;
+  static auto& records = *new std::map<std::pair<void*, void*>, private_common*>;
   std::lock_guard<std::mutex> g(records_mutex);
   private_common*& r = records[{pc_addr, copy}];
   if (!r) r = new private_common{nullptr, nullptr, pc_addr, copy, pc_size};

@@ -56,12 +56,16 @@ uint64_t g_fiber_spin_ns = 50'000;
 namespace {
 
 std::once_flag g_init_once;
-std::unique_ptr<sched::Topology> g_topology;
+// Never destroyed (as the places tables): workers are not joined at exit,
+// and one may still read the topology or the initial team after the
+// program's static destructors ran. The initial team holds the initial
+// task and its dependence table, which LeakSanitizer then sees reachable.
+sched::Topology* g_topology = nullptr;
 int g_num_procs = 1;
 bool g_pin_initial = false;
 Thread* g_initial = nullptr;
 Icvs g_start_icvs;  // the initial thread's ICVs at start-up, for adopted threads
-Team g_initial_team;
+Team& g_initial_team = *new Team;
 // Worker i's descriptor as member i of the initial thread's outermost team.
 Thread* g_bound[ult::Worker::kMaxWorkers];
 Atomic<int> g_next_gtid{ult::Worker::kMaxWorkers};
@@ -208,7 +212,7 @@ void initialize() {
   apply_wait_settings();
   g_num_procs = int(ult::allowed_cpus().size());
   if (g_num_procs < 1) g_num_procs = 1;
-  g_topology = sched::Topology::discover();
+  g_topology = sched::Topology::discover().release();
   places_init(*g_topology);
   g_pin_initial = binding_requested();
   ult::set_fiber_describer(&describe_fiber);
@@ -567,7 +571,7 @@ void ensure_initialized() {
   std::call_once(g_init_once, initialize);
   done.store(true, memory_order_release);
 }
-const sched::Topology* current_topology() { return g_topology.get(); }
+const sched::Topology* current_topology() { return g_topology; }
 
 void apply_wait_settings() {
   g_fiber_spin_ns = fiber_spin_ns();

@@ -3,8 +3,10 @@
 //
 // The compiler keeps one pointer-sized cache slot per variable; we store our
 // own table there: an array of copies indexed by global thread id. Tables
-// only grow, and an old table is never freed (a reader may still hold it), so
-// the fast path is one acquire load and an index. The initial thread uses the
+// only grow, and an old table is never freed (a reader may still hold it:
+// it stays on a list of retired tables), so the fast path is one acquire
+// load and an index. The maps below are never destroyed: threads may still
+// ask for their copies after the program's static destructors ran. The initial thread uses the
 // original variable, as with libomp; other threads get copies made from a
 // snapshot of the original taken at its first use (its static initial value),
 // or built by the registered C++ constructors.
@@ -23,7 +25,8 @@ namespace {
 
 struct Table {
   std::size_t cap;
-  void* slot[1];  // cap entries
+  Table* retired_next;  // on g_retired once a larger table replaced it
+  void* slot[1];        // cap entries
 };
 
 struct VarInfo {
@@ -39,8 +42,9 @@ struct VarInfo {
   std::size_t vec_len = 0;
 };
 
-std::mutex g_mutex;  // guards g_vars and table growth; never held across user code but constructors
-std::unordered_map<void*, VarInfo> g_vars;
+std::mutex& g_mutex = *new std::mutex;  // guards g_vars and table growth; never held across user code but constructors
+std::unordered_map<void*, VarInfo>& g_vars = *new std::unordered_map<void*, VarInfo>;
+Table* g_retired = nullptr;  // guarded by g_mutex
 
 Table* new_table(std::size_t cap, const Table* old) {
   auto* t = static_cast<Table*>(calloc(1, sizeof(Table) + cap * sizeof(void*)));
@@ -72,7 +76,7 @@ void* make_copy(void* original, std::size_t size, VarInfo& info) {
 // Entry points without a cache slot of the compiler's: one kept here per
 // variable (an unordered_map's values do not move when it grows).
 void* threadprivate_lookup(void* original, std::size_t size) {
-  static std::unordered_map<void*, void**> caches;  // guarded by g_mutex
+  static auto& caches = *new std::unordered_map<void*, void**>;  // guarded by g_mutex
   void*** cache;
   {
     std::lock_guard<std::mutex> g(g_mutex);
@@ -104,7 +108,11 @@ void* threadprivate_cached(void* original, std::size_t size, void*** cache) {
     while (cap <= std::size_t(gtid)) cap *= 2;
     Table* grown = new_table(cap, tab);
     __atomic_store_n(slot, grown, __ATOMIC_RELEASE);
-    tab = grown;  // the old table stays allocated: readers may hold it
+    if (tab) {  // the old table stays allocated: readers may hold it
+      tab->retired_next = g_retired;
+      g_retired = tab;
+    }
+    tab = grown;
   }
   void* p = tab->slot[gtid];
   if (!p) {

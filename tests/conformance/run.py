@@ -61,6 +61,9 @@ def parse_args():
     ap.add_argument('--name', help='test name for messages (default: the binary name)')
     ap.add_argument('--lib', required=True, help='path of libbobbin.so')
     ap.add_argument('--compat-dir', required=True, help='directory holding libomp.so.5 -> libbobbin.so')
+    ap.add_argument('--preload-first', default='',
+                    help='libraries to preload before everything else (a sanitizer runtime for a sanitized '
+                         'libbobbin, tests/asan/sanitize.py)')
     ap.add_argument('--env', action='append', default=[], metavar='VAR=VALUE')
     ap.add_argument('--timeout', type=float, default=25.0,
                     help='seconds before the program is killed (CONF_TIMEOUT overrides)')
@@ -146,6 +149,9 @@ def build_env(args):
     libpath = [p for p in env.get('LD_LIBRARY_PATH', '').split(':') if p and os.path.abspath(p) != compat]
     if args.mode == 'preload':
         preload.insert(0, lib)
+    first = getattr(args, 'preload_first', '').split()
+    if first and args.mode != 'libomp':
+        preload = first + preload
     if args.mode == 'compat':
         libpath.insert(0, compat)
     for key, value in (('LD_PRELOAD', ' '.join(preload)), ('LD_LIBRARY_PATH', ':'.join(libpath))):

@@ -45,6 +45,7 @@ def parse_args():
     ap.add_argument('--name')
     ap.add_argument('--lib', required=True, help='path of libbobbin.so')
     ap.add_argument('--compat-dir', required=True, help='directory holding libgomp.so.1 -> libbobbin.so')
+    ap.add_argument('--preload-first', default='', help='as run.py\'s')
     ap.add_argument('--env', action='append', default=[], metavar='VAR=VALUE')
     ap.add_argument('--timeout', type=float, default=25.0)
     ap.add_argument('--max-address-space-mib', type=int, default=0)
@@ -139,6 +140,7 @@ def main():
     # run.py's modes: 'libomp' is "no Bobbin", whatever the stock runtime is.
     run_mode = {'libgomp': 'libomp', 'bindings': 'preload'}.get(args.mode, args.mode)
     ns = types.SimpleNamespace(mode=run_mode, lib=args.lib, compat_dir=args.compat_dir, env=list(args.env),
+                               preload_first=args.preload_first,
                                max_address_space_mib=args.max_address_space_mib, binary=args.binary)
     env = conf.build_env(ns)
     log_dir = None
