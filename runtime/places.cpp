@@ -200,6 +200,7 @@ int parse_bind_word(std::string w) {
 void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::string* places, std::string* bind) {
   std::string gran = "core", type;
   std::size_t pos = 0;
+  bool said_empty = false;
   while (pos <= v.size()) {
     std::size_t comma = v.find(',', pos);
     if (v.compare(pos, 9, "proclist=") == 0) {  // proclist=[...] contains commas
@@ -228,9 +229,14 @@ void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::
              tok == "explicit")
       type = tok;
     else if (tok == "verbose" || tok == "noverbose" || tok == "warnings" || tok == "nowarnings" || tok == "respect" ||
-             tok == "norespect" || tok.empty())
+             tok == "norespect")
       ;
-    else warn("KMP_AFFINITY: '%s' does not map onto OpenMP places; ignored", tok.c_str());
+    else if (tok.empty() && !said_empty) {
+      said_empty = true;
+      warn("KMP_AFFINITY: an empty item in '%s'; ignored", v.c_str());
+    } else if (!tok.empty()) {
+      warn("KMP_AFFINITY: '%s' does not map onto OpenMP places; ignored", tok.c_str());
+    }
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }

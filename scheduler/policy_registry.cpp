@@ -33,7 +33,7 @@ std::unique_ptr<StealPolicy> make_policy(const std::string& name) {
 
 std::unique_ptr<StealPolicy> make_policy_from_env() {
   const char* v = getenv("BOBBIN_STEAL");
-  if (v && *v) {
+  if (v) {  // set but empty: a bad value too, warned about as libomp does
     if (auto p = make_policy(v)) return p;
     std::string valid;
     for (const PolicyRow& r : policy_rows()) valid += std::string(valid.empty() ? "" : ", ") + r.name;

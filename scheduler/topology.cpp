@@ -398,7 +398,7 @@ std::unique_ptr<Topology> Topology::synthetic(const std::string& desc, const std
 std::unique_ptr<Topology> Topology::discover() {
   std::vector<int> cpus = ult::allowed_cpus();
   const char* env = getenv("BOBBIN_TOPOLOGY");
-  if (env && *env) {
+  if (env) {  // set but empty: warned about, as any bad value
     std::string why;
     if (std::unique_ptr<Topology> t = synthetic(env, cpus, &why)) return t;
     warn("ignoring BOBBIN_TOPOLOGY='%s' (%s); using the real machine instead", env, why.c_str());

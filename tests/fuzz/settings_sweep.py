@@ -59,11 +59,7 @@ SKIP = {}
 # Known failures, each outside the settings table (which warns for every
 # value it rejects): reported as KNOWN, and as a failure once they pass, so
 # that the entry goes when the defect does.
-KNOWN = {
-    ('BOBBIN_STEAL', ''): 'scheduler/policy_registry.cpp treats an empty value as unset, with no warning',
-    ('BOBBIN_TOPOLOGY', ''): 'scheduler/topology.cpp treats an empty value as unset, with no warning',
-    ('KMP_AFFINITY', ',,'): 'runtime/places.cpp skips empty items without a warning',
-}
+KNOWN = {}
 
 
 def variables(src):
