@@ -16,13 +16,17 @@
 // fill, or a malformed one, prints "undefined" (as libomp). Lines go to
 // stdout, as libomp's do.
 //
-// OMP_DISPLAY_AFFINITY: each thread of a new team calls
-// display_affinity_if_enabled on itself; its line is printed when it differs
-// from the last line printed for that OpenMP thread (spec 21.2.4: "when there
-// is any change in the information accessed by the format specifiers"). The
-// last lines live in a side table keyed by the thread descriptor, under a
-// mutex: the feature is off by default and its cost is a formatted line per
-// thread per region anyway.
+// OMP_DISPLAY_AFFINITY: each thread of a new team, serialized teams and
+// teams of one included, calls display_affinity_if_enabled on itself; its
+// line is printed when the thread's nesting level, its team's size or
+// binding policy, its place or its place partition differs from what they
+// were at the last line printed for that
+// OpenMP thread, or at its first region (spec 21.2.4: "when there is any
+// change in the information accessed by the format specifiers"; libomp's
+// rule, which LLVM's affinity tests check: a new format alone prints
+// nothing, and a run of regions alike prints once). The last values live
+// in a side table keyed by the thread descriptor, under a mutex: the
+// feature is off by default and costs a formatted line per change anyway.
 #include "runtime/display.hpp"
 
 #include <unistd.h>
@@ -57,8 +61,12 @@ std::string& g_format = *new std::string;  // affinity-format-var; guarded by g_
 bool g_format_set = false;  // guarded by g_format_mutex
 
 std::mutex g_shown_mutex;  // a leaf lock
-std::unordered_map<const Thread*, std::string>& g_shown =
-    *new std::unordered_map<const Thread*, std::string>;  // last OMP_DISPLAY_AFFINITY line per thread
+// What a thread's last OMP_DISPLAY_AFFINITY line showed.
+struct Shown {
+  int level, nthreads, proc_bind, place, part_start, part_len;
+  bool operator==(const Shown&) const = default;
+};
+std::unordered_map<const Thread*, Shown>& g_shown = *new std::unordered_map<const Thread*, Shown>;
 
 std::string current_format() {
   std::lock_guard<std::mutex> g(g_format_mutex);
@@ -275,15 +283,16 @@ void display_affinity(const char* format, std::size_t len) { print_line(stdout, 
 
 void display_affinity_if_enabled() {
   if (!settings().display_affinity) return;
-  std::string line = format_affinity(current_format());
   const Thread* me = current_thread_fast();
+  const Team* t = me->team;
+  Shown now{t->level, t->nthreads, t->proc_bind, me->binding.place, me->binding.part_start, me->binding.part_len};
   {
     std::lock_guard<std::mutex> g(g_shown_mutex);
-    std::string& last = g_shown[me];
-    if (last == line) return;
-    last = line;
+    auto [it, first] = g_shown.try_emplace(me, now);
+    if (!first && it->second == now) return;
+    it->second = now;
   }
-  print_line(stdout, line);
+  print_line(stdout, format_affinity(current_format()));
 }
 
 }  // namespace bobbin::rt

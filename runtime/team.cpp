@@ -691,6 +691,7 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
     std::vector<Thread*> members(team->members.begin(), team->members.begin() + got);
     enter_team(me, got, req.body);  // the hot team above: same context depth
     team->gang_key = r.key;
+    team->proc_bind = 0;  // gangs are formed only without a binding policy
     for (int i = 1; i < got; ++i) {
       Thread* m = members[std::size_t(i)];
       team->members[std::size_t(i)] = m;
@@ -753,6 +754,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   assign_places(me->binding, n > 1 ? bind : 0, n, bindings);
   if (n == 1 || bind == 0) bindings.assign(std::size_t(n), Binding{-1, me->binding.part_start, me->binding.part_len});
   Team* team = enter_team(me, n, req.body, req.league ? 0 : n);
+  team->proc_bind = n > 1 ? bind : 0;
 
   // Checked first: ensure_pool takes a mutex and rewrites a flag that every
   // spinning worker polls.
@@ -809,7 +811,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   if (queued_movable) ult::monitor_kick();
 
   start_thread_in(me, team, 0, icv, n > 1 && bind != 0 ? bindings[0] : me->binding);
-  if (n > 1) display_affinity_if_enabled();
+  display_affinity_if_enabled();
   return team;
 }
 
@@ -863,7 +865,9 @@ void begin_serialized() {
   Thread* me = current_thread_fast();
   Icvs icv = child_icvs(me->icv);
   Team* team = enter_team(me, 1, RegionBody{});
+  team->proc_bind = 0;
   start_thread_in(me, team, 0, icv, me->binding);
+  display_affinity_if_enabled();
 }
 
 void end_serialized() {
