@@ -355,6 +355,14 @@ void assign_places(const Binding& master, int bind, int n, std::vector<Binding>&
   }
 }
 
+Binding bind_root_thread(int number) {
+  Binding b = initial_binding();
+  if (!g_requested || g_places.empty()) return Binding{-1, b.part_start, b.part_len};
+  b.place = number % int(g_places.size());
+  ult::pin_current_thread(g_places[std::size_t(b.place)]);
+  return b;
+}
+
 void follow_place(int place) {
   ult::Worker* w = ult::Worker::current();
   if (!w || !w->in_pool() || place < 0 || std::size_t(place) >= g_places.size()) return;
@@ -474,7 +482,11 @@ void place_proc_ids(int place, int* ids) {
   if (place < 0 || std::size_t(place) >= g_places.size() || !ids) return;
   for (int c : g_places[std::size_t(place)]) *ids++ = c;
 }
-int place_num() { return current_thread_fast()->binding.place; }
+int place_num() {
+  const Thread* me = current_thread_fast();
+  pin_initial_thread(me);
+  return me->binding.place;
+}
 int partition_num_places() {
   const Binding& b = current_thread_fast()->binding;
   return b.place < 0 && !g_requested ? int(g_places.size()) : b.part_len;

@@ -23,6 +23,10 @@ int bind_at(int pos, int fallback);
 Binding initial_binding();
 // The places of the n members of a new team, by the spec's rules for `bind`.
 void assign_places(const Binding& master, int bind, int n, std::vector<Binding>& out);
+// Binds the calling program thread (not the initial one) to a place chosen
+// by its number, and pins it there; its binding (unchanged when binding was
+// not requested or there are no places).
+Binding bind_root_thread(int number);
 // Pins the calling worker to `place` unless it already is.
 void follow_place(int place);
 // At an outermost fork, binding off: moves a worker pinned where the initial

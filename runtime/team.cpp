@@ -63,6 +63,7 @@ std::once_flag g_init_once;
 sched::Topology* g_topology = nullptr;
 int g_num_procs = 1;
 bool g_pin_initial = false;
+bool g_initial_pinned = false;  // the initial thread's only
 Thread* g_initial = nullptr;
 Icvs g_start_icvs;  // the initial thread's ICVs at start-up, for adopted threads
 Team& g_initial_team = *new Team;
@@ -127,9 +128,12 @@ bool only_serial_above(const Thread* me) {
 
 // Worker i starts pinned to place i (wrapping); the initial thread is the
 // program's, and its mask is inherited by every thread the program creates,
-// so it is pinned only when the user asked for binding.
+// so it is pinned only when the user asked for binding, and only when it
+// opens its first region or asks for its place (as libomp does): a program
+// whose other threads set up OpenMP before the initial thread uses it
+// leaves that thread's mask alone (LLVM's root-threads-affinity).
 void pin_worker(int id) {
-  if (id == 0 && !g_pin_initial) return;
+  if (id == 0) return;  // the initial thread: pin_initial_thread, at its first region
   if (!binding_requested()) {
     pin_unbound_worker(id);
     return;
@@ -717,12 +721,24 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
   return team;
 }
 
+void pin_initial_thread(const Thread* me) {
+  if (me != g_initial || g_initial_pinned) return;
+  g_initial_pinned = true;
+  if (g_pin_initial) follow_place(initial_binding().place);
+}
+
 // Fork steps 1-3: returns the new team, whose thread 0 the caller now is.
 Team* open_region(Thread* me, const ForkRequest& req) {
+  pin_initial_thread(me);
   // With bind-var false, binding is disabled and proc_bind clauses have no
   // effect (spec 12.1.3).
   int bind = me->icv.bind == 0 ? 0 : req.proc_bind >= 0 ? req.proc_bind : me->pushed_bind >= 0 ? me->pushed_bind : me->icv.bind;
   int n = choose_team_size(me, req);
+  // A program thread other than the initial one is bound to a place at its
+  // first region with binding on, as the initial thread is at start-up
+  // (libomp's rule; LLVM's root-threads-affinity): it keeps that place.
+  if (bind != 0 && me->binding.place < 0 && me->team->level == 0 && me != g_initial)
+    me->binding = bind_root_thread(me->gtid);
   // A region opened inside another active region (or by a team of a
   // league) is nested: gang-scheduled unless steal mode is chosen.
   bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
@@ -863,6 +879,7 @@ void push_proc_bind(int bind) { current_thread_fast()->pushed_bind = bind; }
 
 void begin_serialized() {
   Thread* me = current_thread_fast();
+  pin_initial_thread(me);
   Icvs icv = child_icvs(me->icv);
   Team* team = enter_team(me, 1, RegionBody{});
   team->proc_bind = 0;

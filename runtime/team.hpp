@@ -234,4 +234,8 @@ inline Thread* current_thread_fast() {
 Icvs& writable_icvs(Thread* th);
 void task_end_icvs(Thread* th, Task* t);
 
+// The initial thread's first region or place query pins it to its place
+// when binding was asked for (nothing for any other thread, or later).
+void pin_initial_thread(const Thread* me);
+
 }  // namespace bobbin::rt
