@@ -3,6 +3,9 @@
 // format (OMP_AFFINITY_FORMAT, omp_capture_affinity, omp_display_affinity) and
 // OMP_DISPLAY_AFFINITY.
 //
+// KMP_SETTINGS (libomp's): "User settings:" (the variables set, as given)
+// and "Effective settings:" (every value in effect), from the same table.
+//
 // Environment display: the values come from the one settings table
 // (settings.cpp), so a variable added there is displayed with no change here.
 // The format is the spec's: a BEGIN line, `  _OPENMP='yyyymm'`, one
@@ -223,12 +226,32 @@ void print_env(bool verbose) {
   fflush(stderr);
 }
 
+// KMP_SETTINGS, as libomp prints it: the variables the user set, as given,
+// then every setting's value in effect (the place list by its abstract
+// name when it has one), on stderr in one write.
+void print_kmp_settings() {
+  std::vector<SettingLine> lines = describe_settings(true);
+  std::string text = "\nUser settings:\n\n";
+  for (const SettingLine& l : lines)
+    if (const char* v = getenv(l.name.c_str())) text += "   " + l.name + "=" + v + "\n";
+  text += "\nEffective settings:\n\n";
+  for (const SettingLine& l : lines) {
+    const std::string& value = l.name == "OMP_PLACES" && !places_name().empty() ? places_name() : l.value;
+    text += "   " + l.name + "='" + value + "'\n";
+  }
+  text += "\n";
+  fflush(stderr);
+  fwrite(text.data(), 1, text.size(), stderr);
+  fflush(stderr);
+}
+
 }  // namespace
 
 // Runs inside initialisation, so it must not call ensure_initialized (nor
 // anything that does): print_env reads only what initialize has set.
 void report_at_startup() {
   const std::string& d = settings().display_env;
+  if (settings().kmp_settings) print_kmp_settings();
   if (d == "true" || d == "verbose") print_env(d == "verbose");
   warn_if_tool_requested();
 }

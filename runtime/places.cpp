@@ -44,6 +44,7 @@ namespace {
 // region may read them while the exiting thread runs static destructors.
 std::vector<std::vector<int>>& g_places = *new std::vector<std::vector<int>>;
 std::vector<int>& g_bind_list = *new std::vector<int>;  // OMP_PROC_BIND, one per level
+std::string& g_places_name = *new std::string;  // the abstract name the places came from ("" for a list)
 bool g_requested = false;
 constexpr int kMaxWorkers = ult::Worker::kMaxWorkers;
 int g_worker_place[kMaxWorkers];  // each worker's current pin (place index, -1 unknown); its own thread only
@@ -259,10 +260,16 @@ void places_init(const sched::Topology& topo) {
     apply_kmp_affinity(topo, st.kmp_affinity, &places_spec, &bind_spec);
   }
   g_places = topo.core_places();
+  g_places_name = "cores";
   if (!places_spec.empty() && !parse_places(topo, places_spec, &g_places)) {
     warn("ignoring OMP_PLACES='%s' (not a valid place list for this machine); using one place per core",
          places_spec.c_str());
     g_places = topo.core_places();
+  } else if (!places_spec.empty()) {
+    std::string lower = places_spec;
+    for (auto& c : lower) c = char(tolower(c));
+    std::vector<std::vector<int>> unused;
+    g_places_name = abstract_places(topo, lower.substr(0, lower.find('(')), &unused) ? lower : std::string();
   }
   if (g_places.empty()) g_places.push_back(ult::allowed_cpus());
   g_bind_list.clear();
@@ -295,6 +302,7 @@ void places_init(const sched::Topology& topo) {
 }
 
 const std::vector<std::vector<int>>& places() { return g_places; }
+const std::string& places_name() { return g_places_name; }
 bool binding_requested() { return g_requested; }
 int initial_bind() { return g_bind_list.empty() ? omp_proc_bind_false : g_bind_list[0]; }
 int bind_list_length() { return int(g_bind_list.size()); }

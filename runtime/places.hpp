@@ -1,6 +1,8 @@
 // Places, bind-var and the place-assignment rules of the spec (places.cpp).
 #pragma once
 
+#include <string>
+
 #include <vector>
 
 #include "runtime/team.hpp"
@@ -14,6 +16,9 @@ namespace bobbin::rt {
 // Builds the place list from OMP_PLACES (or KMP_AFFINITY, or one place per
 // core) and the bind-var list from OMP_PROC_BIND. Called once at start-up.
 void places_init(const sched::Topology& topo);
+// The abstract name the place list came from ("cores" when OMP_PLACES is
+// unset or invalid), or "" for an explicit list.
+const std::string& places_name();
 // Whether the user asked for binding (so the initial thread is pinned too).
 bool binding_requested();
 // bind-var of the initial task, and the element for nesting position `pos`.

@@ -323,6 +323,10 @@ const Row kRows[] = {
        return v;
      },
      "print the settings at start-up (true, verbose)", true},
+    {"KMP_SETTINGS", "false",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.kmp_settings); },
+     [](const Settings& st) { return std::string(st.kmp_settings ? "true" : "false"); },
+     "print the settings at start-up as libomp does (User settings, then Effective settings)", true},
     {"OMP_MAX_TASK_PRIORITY", "0",
      [](const std::string& v, Settings& st) {
        long n;

@@ -32,6 +32,7 @@ struct Settings {
   int64_t blocktime_us = 200'000;    // KMP_BLOCKTIME or GOMP_SPINCOUNT (us); INT64_MAX = infinite
   std::string gomp_spincount;        // GOMP_SPINCOUNT as given, for displays
   std::string display_env;           // OMP_DISPLAY_ENV
+  bool kmp_settings = false;         // KMP_SETTINGS: print the settings at start-up, libomp's way
   int max_task_priority = 0;         // OMP_MAX_TASK_PRIORITY
   bool cancellation = false;         // OMP_CANCELLATION
   std::string places;                // OMP_PLACES, raw (parsed by places.cpp against the topology)
