@@ -251,6 +251,63 @@ void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::
   (void)topo;
 }
 
+// KMP_HW_SUBSET (libomp's): use only part of the machine, the first N
+// sockets (`Ns`), the first N cores of each (`Nc`), the first N hardware
+// threads of each core (`Nt`), each optionally from an offset (`Nc@O`), in
+// any order. The OS processors kept, or false (with a warning) if the value
+// is not of that form; other layers (NUMA nodes, caches, tiles) are not
+// supported and say so.
+bool hw_subset(const sched::Topology& topo, const std::string& spec, std::set<int>* keep) {
+  struct Limit {
+    long count = -1, offset = 0;  // count -1: the whole layer
+  } lim[3];                       // sockets, cores, threads
+  std::size_t pos = 0;
+  while (pos <= spec.size()) {
+    std::size_t comma = spec.find(',', pos);
+    std::string item = spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    char* end = nullptr;
+    long n = strtol(item.c_str(), &end, 10);
+    int layer = -1;
+    if (end != item.c_str() && n > 0 && *end) {
+      char kind = char(tolower(static_cast<unsigned char>(*end)));
+      layer = kind == 's' ? 0 : kind == 'c' ? 1 : kind == 't' ? 2 : -1;
+      ++end;
+    }
+    long offset = 0;
+    if (layer >= 0 && *end == '@') {
+      char* oend = nullptr;
+      offset = strtol(end + 1, &oend, 10);
+      end = offset >= 0 && oend != end + 1 ? oend : nullptr;
+    }
+    if (layer < 0 || !end || *end) {
+      warn("ignoring KMP_HW_SUBSET='%s' ('%s' is not Ns, Nc or Nt with an optional @offset; other layers are not "
+           "supported)", spec.c_str(), item.c_str());
+      return false;
+    }
+    lim[layer] = Limit{n, offset};
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  // Each processor's position: its socket among sockets, its core among its
+  // socket's cores, its thread among its core's threads, in topology order.
+  // By the nodes ancestor_at gives (a collapsed level, one hardware thread
+  // per core say, answers with the node that stands for it).
+  auto within = [](long ord, const Limit& l) { return l.count < 0 || (ord >= l.offset && ord < l.offset + l.count); };
+  std::map<const sched::TopoNode*, long> pack_ord, core_ord, threads_seen;
+  std::map<const sched::TopoNode*, long> cores_in_pack;
+  for (int i = 0; i < topo.num_pus(); ++i) {
+    const sched::TopoNode* pack = &topo.ancestor_at(i, sched::Level::Package);
+    const sched::TopoNode* core = &topo.ancestor_at(i, sched::Level::Core);
+    if (!pack_ord.count(pack)) pack_ord.emplace(pack, long(pack_ord.size()));
+    if (!core_ord.count(core)) core_ord.emplace(core, cores_in_pack[pack]++);
+    long thread = threads_seen[core]++;
+    int os = topo.pu(i).os_index;
+    if (os >= 0 && within(pack_ord[pack], lim[0]) && within(core_ord[core], lim[1]) && within(thread, lim[2]))
+      keep->insert(os);
+  }
+  return true;
+}
+
 }  // namespace
 
 void places_init(const sched::Topology& topo) {
@@ -270,6 +327,19 @@ void places_init(const sched::Topology& topo) {
     for (auto& c : lower) c = char(tolower(c));
     std::vector<std::vector<int>> unused;
     g_places_name = abstract_places(topo, lower.substr(0, lower.find('(')), &unused) ? lower : std::string();
+  }
+  if (const char* subset = getenv("KMP_HW_SUBSET")) {
+    std::set<int> keep;
+    if (hw_subset(topo, subset, &keep) && !keep.empty()) {
+      std::vector<std::vector<int>> kept;
+      for (const std::vector<int>& p : g_places) {
+        std::vector<int> in;
+        for (int cpu : p)
+          if (keep.count(cpu)) in.push_back(cpu);
+        if (!in.empty()) kept.push_back(in);
+      }
+      g_places = kept;
+    }
   }
   if (g_places.empty()) g_places.push_back(ult::allowed_cpus());
   g_bind_list.clear();
