@@ -14,6 +14,7 @@
 #include <ctime>
 #include <mutex>
 
+#include "omp.h"
 #include "runtime/alloc.hpp"
 #include "ult/atomic.hpp"
 #include "runtime/display.hpp"
@@ -372,6 +373,22 @@ const Row kRows[] = {
        return true;
      },
      [](const Settings& st) { return std::to_string(st.teams_thread_limit); }, "threads per team of a teams construct", false},
+    {"KMP_TEAMS_PROC_BIND", "spread",
+     [](const std::string& v, Settings& st) {
+       std::string l = v;
+       for (auto& c : l) c = char(tolower(c));
+       if (l == "spread") st.teams_proc_bind = omp_proc_bind_spread;
+       else if (l == "close") st.teams_proc_bind = omp_proc_bind_close;
+       else if (l == "primary" || l == "master") st.teams_proc_bind = omp_proc_bind_master;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) {
+       return std::string(st.teams_proc_bind == omp_proc_bind_close    ? "close"
+                          : st.teams_proc_bind == omp_proc_bind_master ? "primary"
+                                                                       : "spread");
+     },
+     "how the initial threads of a teams construct's teams are placed (spread, close, primary), as libomp's", true},
     {"OMP_DEFAULT_DEVICE", "0",
      [](const std::string& v, Settings& st) {
        long n;

@@ -42,6 +42,7 @@ struct Settings {
   int wide_teams = 0;                // BOBBIN_WIDE_TEAMS: 0 auto, 1 threads, 2 fibers
   int num_teams = 0;                 // OMP_NUM_TEAMS, 0 = unset
   int teams_thread_limit = 0;        // OMP_TEAMS_THREAD_LIMIT, 0 = unset
+  int teams_proc_bind = 4;           // KMP_TEAMS_PROC_BIND: how teams' initial threads are placed (spread)
   int default_device = 0;            // OMP_DEFAULT_DEVICE (default-device-var)
   bool display_affinity = false;     // OMP_DISPLAY_AFFINITY (display-affinity-var)
   std::string affinity_format;       // OMP_AFFINITY_FORMAT (affinity-format-var)

@@ -1033,6 +1033,7 @@ void fork_teams(const TeamsRequest& req) {
   f.body = RegionBody{RegionBody::Kind::DataPointer, reinterpret_cast<void*>(&league_member), 0, nullptr, &lg};
   f.num_threads = n;
   f.league = true;
+  f.proc_bind = st.teams_proc_bind;  // KMP_TEAMS_PROC_BIND; bind-var false still binds nothing
   fork(f);
 }
 
