@@ -76,41 +76,44 @@ static void chain(int sig, siginfo_t* si, void* uc) {
   }
 }
 
+// One line, "bobbin: stack overflow in <who><how>", then abort. `how` is
+// built by the caller into the same buffer (async-signal-safe: no
+// allocation, no locks).
+[[noreturn]] static void report_overflow(Fiber* f, const char* fallback_who,
+                                         char* (*how)(char* p, char* end, Fiber* f)) {
+  char line[512];
+  char* p = line;
+  char* end = line + sizeof line - 1;
+  p = put_s(p, end, "bobbin: stack overflow in ");
+  char who[160];
+  snprintf(who, sizeof who, "%s", fallback_who);
+  if (g_describe) g_describe(f, who, sizeof who);
+  p = put_s(p, end, who);
+  p = how(p, end, f);
+  ssize_t r = write(2, line, size_t(p - line));
+  (void)r;
+  abort();
+}
+
 static void on_fault(int sig, siginfo_t* si, void* uc) {
   Fiber* f = Worker::current_fiber();
   if (f && f->stack().base && f->stack().guard_contains(si->si_addr)) {
-    char line[512];
-    char* p = line;
-    char* end = line + sizeof line - 1;
-    p = put_s(p, end, "bobbin: stack overflow in ");
-    char who[160] = "a fiber";
-    if (g_describe) g_describe(f, who, sizeof who);
-    p = put_s(p, end, who);
-    p = put_s(p, end, ": its stack is ");
-    p = put_u(p, end, f->stack().usable());
-    p = put_s(p, end, " bytes; raise OMP_STACKSIZE (for example OMP_STACKSIZE=");
-    p = put_u(p, end, (f->stack().usable() >> 20) * 2 + 1);
-    p = put_s(p, end, "M)\n");
-    ssize_t r = write(2, line, size_t(p - line));
-    (void)r;
-    abort();
+    report_overflow(f, "a fiber", [](char* p, char* end, Fiber* fb) {
+      p = put_s(p, end, ": its stack is ");
+      p = put_u(p, end, fb->stack().usable());
+      p = put_s(p, end, " bytes; raise OMP_STACKSIZE (for example OMP_STACKSIZE=");
+      p = put_u(p, end, (fb->stack().usable() >> 20) * 2 + 1);
+      return put_s(p, end, "M)\n");
+    });
   }
   auto* addr = static_cast<char*>(si->si_addr);
   if (f && f->native() && t_native_lo && addr < t_native_lo + 4096 && addr + kNativeGapBytes >= t_native_lo) {
-    char line[512];
-    char* p = line;
-    char* end = line + sizeof line - 1;
-    p = put_s(p, end, "bobbin: stack overflow in ");
-    char who[160] = "an OpenMP thread";
-    if (g_describe) g_describe(f, who, sizeof who);
-    p = put_s(p, end, who);
-    p = put_s(p, end, ", on its kernel thread's own stack of ");
-    p = put_u(p, end, t_native_size);
-    p = put_s(p, end, " bytes (OMP_STACKSIZE does not size it: raise ulimit -s for the initial thread, "
-                      "or the stack size of the thread that opened the region)\n");
-    ssize_t r = write(2, line, size_t(p - line));
-    (void)r;
-    abort();
+    report_overflow(f, "an OpenMP thread", [](char* p, char* end, Fiber*) {
+      p = put_s(p, end, ", on its kernel thread's own stack of ");
+      p = put_u(p, end, t_native_size);
+      return put_s(p, end, " bytes (OMP_STACKSIZE does not size it: raise ulimit -s for the initial thread, "
+                           "or the stack size of the thread that opened the region)\n");
+    });
   }
   chain(sig, si, uc);
 }
