@@ -122,8 +122,16 @@ rt::Updated<T> update(T* x, R e) {
     return rt::atomic_fetch_add(x, e);
   } else if constexpr (same_integers && !Rev && std::is_same_v<Op, op_sub>) {
     return rt::atomic_fetch_add(x, T(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(e)));
+  } else if constexpr (std::is_same_v<T, R> && std::is_same_v<Op, op_max>) {
+    return rt::atomic_replace_unless(x, [e](T old) { return !(old < e); }, e);  // op_max: old < e ? e : old
+  } else if constexpr (std::is_same_v<T, R> && std::is_same_v<Op, op_min>) {
+    return rt::atomic_replace_unless(x, [e](T old) { return !(old > e); }, e);  // op_min: old > e ? e : old
   } else {
-    return rt::atomic_update(x, [e](T old) {
+    // Floating-point arithmetic nearly always changes the bits: exchange
+    // without comparing first (as libomp does).
+    constexpr bool arithmetic = std::is_same_v<Op, op_add> || std::is_same_v<Op, op_sub> ||
+                                std::is_same_v<Op, op_mul> || std::is_same_v<Op, op_div>;
+    return rt::atomic_update<arithmetic && std::is_floating_point_v<T>>(x, [e](T old) {
       if constexpr (Rev) return Op::template apply<T>(e, old);
       else return Op::template apply<T>(old, e);
     });

@@ -100,7 +100,11 @@ template <class T, class Next>
 // One update: after = next(before). When `after` is the value already there
 // (byte for byte: min and max that change nothing, an and with all ones),
 // nothing is written; the load is the update's point in the order.
-template <class T, class Next>
+// WriteAlways: exchange even when the new value's bits equal the old ones
+// (arithmetic, where that is rare): one comparison less between the load
+// and the exchange, the window in which another thread's update makes it
+// fail.
+template <bool WriteAlways = false, class T, class Next>
 inline Updated<T> atomic_update(T* p, Next next) {
   Updated<T> u;
   if constexpr (atomic_width_ok<T>) {
@@ -116,7 +120,7 @@ inline Updated<T> atomic_update(T* p, Next next) {
         // which widened the window in which another thread's update makes
         // the exchange fail.
         B want = bits_cast<B>(u.after);
-        if (want == seen) return u;
+        if (!WriteAlways && want == seen) return u;
         // seq_cst on success (above); relaxed on failure: `seen` is only
         // the input of the next attempt.
         if (ref.compare_exchange_weak(seen, want, std::memory_order_seq_cst, std::memory_order_relaxed)) return u;
@@ -124,6 +128,27 @@ inline Updated<T> atomic_update(T* p, Next next) {
     }
   }
   return locked_update(p, next);
+}
+
+// x = keep(x) ? x : value (min and max): the branch that decides whether to
+// write waits only for the load and one comparison, not for a computed new
+// value, and nothing is written when keep holds.
+template <class T, class Keep>
+inline Updated<T> atomic_replace_unless(T* p, Keep keep, T value) {
+  if constexpr (atomic_width_ok<T>) {
+    if (atomic_lock_free_at(p)) {
+      auto ref = atomic_bits(p);
+      using B = AtomicBits<T>;
+      B seen = ref.load(std::memory_order_seq_cst);  // pairs with other threads' updates and stores
+      for (;;) {
+        T before = bits_cast<T>(seen);
+        if (keep(before)) return {before, before};
+        if (ref.compare_exchange_weak(seen, bits_cast<B>(value), std::memory_order_seq_cst, std::memory_order_relaxed))
+          return {before, value};
+      }
+    }
+  }
+  return locked_update(p, [keep, value](T old) { return keep(old) ? old : value; });
 }
 
 // Integer add: one fetch-and-add instruction (lock xadd) where lock-free.
