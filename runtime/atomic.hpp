@@ -97,15 +97,13 @@ template <class T, class Next>
   return u;
 }
 
-// One update: after = next(before). When `after` is the value already there
-// (byte for byte: min and max that change nothing, an and with all ones),
-// nothing is written; the load is the update's point in the order.
-// WriteAlways: exchange even when the new value's bits equal the old ones
-// (arithmetic, where that is rare): one comparison less between the load
-// and the exchange, the window in which another thread's update makes it
-// fail.
-template <bool WriteAlways = false, class T, class Next>
-inline Updated<T> atomic_update(T* p, Next next) {
+// The update loop behind atomic_update and atomic_replace_unless: when
+// keep(before) holds, nothing is written; otherwise after = next(before),
+// and when `after` is the value already there (byte for byte: min and max
+// that change nothing, an and with all ones) nothing is written either,
+// unless WriteAlways. The load is the update's point in the order.
+template <bool WriteAlways, class T, class Keep, class Next>
+inline Updated<T> atomic_update_unless(T* p, Keep keep, Next next) {
   Updated<T> u;
   if constexpr (atomic_width_ok<T>) {
     if (atomic_lock_free_at(p)) {
@@ -114,6 +112,10 @@ inline Updated<T> atomic_update(T* p, Next next) {
       B seen = ref.load(std::memory_order_seq_cst);  // pairs with other threads' updates and stores
       for (;;) {
         u.before = bits_cast<T>(seen);
+        if (keep(u.before)) {
+          u.after = u.before;
+          return u;
+        }
         u.after = next(u.before);
         // Compared as bits, in registers: through memory (memcmp) the
         // compiler stored both values on the stack and read them back,
@@ -127,28 +129,25 @@ inline Updated<T> atomic_update(T* p, Next next) {
       }
     }
   }
-  return locked_update(p, next);
+  return locked_update(p, [keep, next](T old) { return keep(old) ? old : next(old); });
+}
+
+// One update: after = next(before).
+// WriteAlways: exchange even when the new value's bits equal the old ones
+// (arithmetic, where that is rare): one comparison less between the load
+// and the exchange, the window in which another thread's update makes it
+// fail.
+template <bool WriteAlways = false, class T, class Next>
+inline Updated<T> atomic_update(T* p, Next next) {
+  return atomic_update_unless<WriteAlways>(p, [](T) { return false; }, next);
 }
 
 // x = keep(x) ? x : value (min and max): the branch that decides whether to
 // write waits only for the load and one comparison, not for a computed new
-// value, and nothing is written when keep holds.
+// value.
 template <class T, class Keep>
 inline Updated<T> atomic_replace_unless(T* p, Keep keep, T value) {
-  if constexpr (atomic_width_ok<T>) {
-    if (atomic_lock_free_at(p)) {
-      auto ref = atomic_bits(p);
-      using B = AtomicBits<T>;
-      B seen = ref.load(std::memory_order_seq_cst);  // pairs with other threads' updates and stores
-      for (;;) {
-        T before = bits_cast<T>(seen);
-        if (keep(before)) return {before, before};
-        if (ref.compare_exchange_weak(seen, bits_cast<B>(value), std::memory_order_seq_cst, std::memory_order_relaxed))
-          return {before, value};
-      }
-    }
-  }
-  return locked_update(p, [keep, value](T old) { return keep(old) ? old : value; });
+  return atomic_update_unless<true>(p, keep, [value](T) { return value; });
 }
 
 // Integer add: one fetch-and-add instruction (lock xadd) where lock-free.
