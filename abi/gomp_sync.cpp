@@ -4,27 +4,48 @@
 #include <cstring>
 
 #include "abi/gomp_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
 using namespace bobbin::abi::gomp;
 
-BOBBIN_EXPORT void GOMP_barrier(void) { rt::barrier(); }
+BOBBIN_EXPORT void GOMP_barrier(void) {
+  BOBBIN_OMPT_ENTRY;
+  BOBBIN_TRACED(traced_barrier(ompt_sync_region_barrier_explicit, rt::ompt::return_address()));
+  rt::barrier();
+}
 BOBBIN_EXPORT bool GOMP_barrier_cancel(void) { return rt::cancel_barrier(); }
 
-BOBBIN_EXPORT bool GOMP_single_start(void) { return rt::single_begin(); }
+BOBBIN_EXPORT bool GOMP_single_start(void) {
+  // gcc calls nothing at the block's end: the single is a point for a tool.
+  BOBBIN_TRACED(traced_single_start(BOBBIN_RA));
+  return rt::single_begin();
+}
 // single copyprivate(...): null for the thread that runs the block; the
 // others get its data once it called GOMP_single_copy_end (gcc then copies
 // and calls GOMP_barrier).
 BOBBIN_EXPORT void* GOMP_single_copy_start(void) { return rt::single_copy_begin(); }
 BOBBIN_EXPORT void GOMP_single_copy_end(void* data) { rt::single_copy_end(data); }
 
-BOBBIN_EXPORT void GOMP_critical_start(void) { rt::lock_set_inline(&rt::unnamed_critical_word); }
-BOBBIN_EXPORT void GOMP_critical_end(void) { rt::lock_unset_inline(&rt::unnamed_critical_word); }
+BOBBIN_EXPORT void GOMP_critical_start(void) {
+  BOBBIN_TRACED(traced_critical_begin(&rt::unnamed_critical_word, 0, BOBBIN_RA));
+  rt::lock_set_inline(&rt::unnamed_critical_word);
+}
+BOBBIN_EXPORT void GOMP_critical_end(void) {
+  BOBBIN_TRACED(traced_critical_end(&rt::unnamed_critical_word, BOBBIN_RA));
+  rt::lock_unset_inline(&rt::unnamed_critical_word);
+}
 // critical(name): gcc passes a zero-initialised pointer-sized variable per
 // name (.gomp_critical_user_<name>); the runtime's lock word fits in it.
-BOBBIN_EXPORT void GOMP_critical_name_start(void** name) { rt::lock_set_inline(name); }
-BOBBIN_EXPORT void GOMP_critical_name_end(void** name) { rt::lock_unset_inline(name); }
+BOBBIN_EXPORT void GOMP_critical_name_start(void** name) {
+  BOBBIN_TRACED(traced_critical_begin(name, 0, BOBBIN_RA));
+  rt::lock_set_inline(name);
+}
+BOBBIN_EXPORT void GOMP_critical_name_end(void** name) {
+  BOBBIN_TRACED(traced_critical_end(name, BOBBIN_RA));
+  rt::lock_unset_inline(name);
+}
 BOBBIN_EXPORT void GOMP_atomic_start(void) { rt::atomic_fallback_begin(); }
 BOBBIN_EXPORT void GOMP_atomic_end(void) { rt::atomic_fallback_end(); }
 

@@ -2,6 +2,7 @@
 #include <cstdarg>
 
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
@@ -14,6 +15,7 @@ using kmpc_micro = void (*)(kmp_int32* gtid, kmp_int32* tid, ...);
 BOBBIN_EXPORT int __kmpc_invoke_task_func(int) { return rt::invoke_current_body() ? 1 : 0; }
 
 BOBBIN_EXPORT void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
+  BOBBIN_OMPT_ENTRY;
   void* argv[64];
   if (argc > 64) rt::unsupported("a parallel region capturing more than 64 variables");
   va_list ap;
@@ -27,8 +29,14 @@ BOBBIN_EXPORT void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro microta
 
 BOBBIN_EXPORT void __kmpc_push_num_threads(ident_t*, kmp_int32, kmp_int32 n) { rt::push_num_threads(n); }
 BOBBIN_EXPORT void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 bind) { rt::push_proc_bind(bind); }
-BOBBIN_EXPORT void __kmpc_serialized_parallel(ident_t*, kmp_int32) { rt::begin_serialized(); }
-BOBBIN_EXPORT void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) { rt::end_serialized(); }
+BOBBIN_EXPORT void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
+  BOBBIN_OMPT_ENTRY;
+  rt::begin_serialized();
+}
+BOBBIN_EXPORT void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
+  BOBBIN_OMPT_ENTRY;
+  rt::end_serialized();
+}
 
 BOBBIN_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t*) { return rt::global_thread_id(); }
 BOBBIN_EXPORT kmp_int32 __kmpc_global_num_threads(ident_t*) { return rt::num_threads(); }
@@ -42,6 +50,7 @@ BOBBIN_EXPORT void __kmpc_end(ident_t*) {}
 // clang 19's parallel with an if clause in one call: `args` is the one
 // captured argument (a pointer to the captured variables), or none.
 BOBBIN_EXPORT void __kmpc_fork_call_if(ident_t*, kmp_int32, kmpc_micro microtask, kmp_int32 cond, void* args) {
+  BOBBIN_OMPT_ENTRY;
   void* argv[1] = {args};
   rt::ForkRequest req;
   req.body = {rt::RegionBody::Kind::VarargsMicrotask, reinterpret_cast<void*>(microtask), args ? 1 : 0, argv,

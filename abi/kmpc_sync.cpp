@@ -6,26 +6,61 @@
 #include <mutex>
 
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
 using namespace bobbin::abi;
 
-BOBBIN_EXPORT void __kmpc_barrier(ident_t*, kmp_int32) { rt::barrier(); }
-BOBBIN_EXPORT kmp_int32 __kmpc_single(ident_t*, kmp_int32) { return rt::single_begin(); }
-BOBBIN_EXPORT void __kmpc_end_single(ident_t*, kmp_int32) { rt::single_end(); }
-BOBBIN_EXPORT kmp_int32 __kmpc_master(ident_t*, kmp_int32) { return rt::masked_begin(0); }
-BOBBIN_EXPORT void __kmpc_end_master(ident_t*, kmp_int32) {}
-BOBBIN_EXPORT kmp_int32 __kmpc_masked(ident_t*, kmp_int32, kmp_int32 filter) { return rt::masked_begin(filter); }
-BOBBIN_EXPORT void __kmpc_end_masked(ident_t*, kmp_int32) {}
+namespace {
+// The ident's barrier bits (libomp's KMP_IDENT_BARRIER_*): explicit, or one
+// of the implicit kinds.
+ompt_sync_region_t barrier_kind(const ident_t* loc) {
+  return loc && (loc->flags & 0x1E0) == 0x20 ? ompt_sync_region_barrier_explicit : rt::ompt::kImplicitBarrier;
+}
+}  // namespace
 
-BOBBIN_EXPORT void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) { rt::lock_set_inline(crit); }
-BOBBIN_EXPORT void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_name* crit, kmp_uint32) {
+BOBBIN_EXPORT void __kmpc_barrier(ident_t* loc, kmp_int32) {
+  BOBBIN_OMPT_ENTRY;
+  BOBBIN_TRACED(traced_barrier(barrier_kind(loc), rt::ompt::return_address()));
+  rt::barrier();
+}
+BOBBIN_EXPORT kmp_int32 __kmpc_single(ident_t*, kmp_int32) {
+  BOBBIN_TRACED(traced_single_begin(BOBBIN_RA));
+  return rt::single_begin();
+}
+BOBBIN_EXPORT void __kmpc_end_single(ident_t*, kmp_int32) {
+  BOBBIN_TRACED(traced_single_end(BOBBIN_RA));
+  rt::single_end();
+}
+BOBBIN_EXPORT kmp_int32 __kmpc_master(ident_t*, kmp_int32) {
+  BOBBIN_TRACED(traced_masked_begin(0, BOBBIN_RA));
+  return rt::masked_begin(0);
+}
+BOBBIN_EXPORT void __kmpc_end_master(ident_t*, kmp_int32) { BOBBIN_TRACED(traced_masked_end(BOBBIN_RA)); }
+BOBBIN_EXPORT kmp_int32 __kmpc_masked(ident_t*, kmp_int32, kmp_int32 filter) {
+  BOBBIN_TRACED(traced_masked_begin(filter, BOBBIN_RA));
+  return rt::masked_begin(filter);
+}
+BOBBIN_EXPORT void __kmpc_end_masked(ident_t*, kmp_int32) { BOBBIN_TRACED(traced_masked_end(BOBBIN_RA)); }
+
+BOBBIN_EXPORT void __kmpc_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
+  BOBBIN_TRACED(traced_critical_begin(crit, 0, BOBBIN_RA));
+  rt::lock_set_inline(crit);
+}
+BOBBIN_EXPORT void __kmpc_critical_with_hint(ident_t*, kmp_int32, kmp_critical_name* crit, kmp_uint32 hint) {
+  BOBBIN_TRACED(traced_critical_begin(crit, hint, BOBBIN_RA));
   rt::critical_begin(crit);
 }
-BOBBIN_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) { rt::lock_unset_inline(crit); }
+BOBBIN_EXPORT void __kmpc_end_critical(ident_t*, kmp_int32, kmp_critical_name* crit) {
+  BOBBIN_TRACED(traced_critical_end(crit, BOBBIN_RA));
+  rt::lock_unset_inline(crit);
+}
 
-BOBBIN_EXPORT void __kmpc_flush(ident_t*) { rt::flush(); }
+BOBBIN_EXPORT void __kmpc_flush(ident_t*) {
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::traced_flush(BOBBIN_RA);
+  rt::flush();
+}
 
 BOBBIN_EXPORT void __kmpc_copyprivate(ident_t*, kmp_int32, size_t, void* data, void (*copy)(void*, void*),
                                       kmp_int32 didit) {
@@ -71,20 +106,54 @@ BOBBIN_EXPORT void __kmpc_error(ident_t*, int severity, const char* message) {
 // The lock routines in their kmpc spelling (what libomp's omp_*_lock call;
 // Intel's compilers call them directly): `lock` is the program's omp_lock_t
 // or omp_nest_lock_t, the same storage the omp_* routines use.
-BOBBIN_EXPORT void __kmpc_init_lock(ident_t*, kmp_int32, void** lock) { rt::lock_init(lock); }
-BOBBIN_EXPORT void __kmpc_init_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t) { rt::lock_init(lock); }
-BOBBIN_EXPORT void __kmpc_destroy_lock(ident_t*, kmp_int32, void** lock) { rt::lock_destroy(lock); }
-BOBBIN_EXPORT void __kmpc_set_lock(ident_t*, kmp_int32, void** lock) { rt::lock_set_inline(lock); }
-BOBBIN_EXPORT void __kmpc_unset_lock(ident_t*, kmp_int32, void** lock) { rt::lock_unset_inline(lock); }
-BOBBIN_EXPORT int __kmpc_test_lock(ident_t*, kmp_int32, void** lock) { return rt::lock_test(lock); }
-BOBBIN_EXPORT void __kmpc_init_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_init(lock); }
-BOBBIN_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t) {
+BOBBIN_EXPORT void __kmpc_init_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_lock_init(lock, false, 0, BOBBIN_RA));
+  rt::lock_init(lock);
+}
+BOBBIN_EXPORT void __kmpc_init_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t hint) {
+  BOBBIN_TRACED(traced_lock_init(lock, false, unsigned(hint), BOBBIN_RA));
+  rt::lock_init(lock);
+}
+BOBBIN_EXPORT void __kmpc_destroy_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_lock_destroy(lock, false, BOBBIN_RA));
+  rt::lock_destroy(lock);
+}
+BOBBIN_EXPORT void __kmpc_set_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_lock_set(lock, BOBBIN_RA));
+  rt::lock_set_inline(lock);
+}
+BOBBIN_EXPORT void __kmpc_unset_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_lock_unset(lock, BOBBIN_RA));
+  rt::lock_unset_inline(lock);
+}
+BOBBIN_EXPORT int __kmpc_test_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_lock_test(lock, BOBBIN_RA));
+  return rt::lock_test(lock);
+}
+BOBBIN_EXPORT void __kmpc_init_nest_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_lock_init(lock, true, 0, BOBBIN_RA));
   rt::nest_lock_init(lock);
 }
-BOBBIN_EXPORT void __kmpc_destroy_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_destroy(lock); }
-BOBBIN_EXPORT void __kmpc_set_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_set(lock); }
-BOBBIN_EXPORT void __kmpc_unset_nest_lock(ident_t*, kmp_int32, void** lock) { rt::nest_lock_unset(lock); }
-BOBBIN_EXPORT int __kmpc_test_nest_lock(ident_t*, kmp_int32, void** lock) { return rt::nest_lock_test(lock); }
+BOBBIN_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t hint) {
+  BOBBIN_TRACED(traced_lock_init(lock, true, unsigned(hint), BOBBIN_RA));
+  rt::nest_lock_init(lock);
+}
+BOBBIN_EXPORT void __kmpc_destroy_nest_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_lock_destroy(lock, true, BOBBIN_RA));
+  rt::nest_lock_destroy(lock);
+}
+BOBBIN_EXPORT void __kmpc_set_nest_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_nest_lock_set(lock, BOBBIN_RA));
+  rt::nest_lock_set(lock);
+}
+BOBBIN_EXPORT void __kmpc_unset_nest_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_nest_lock_unset(lock, BOBBIN_RA));
+  rt::nest_lock_unset(lock);
+}
+BOBBIN_EXPORT int __kmpc_test_nest_lock(ident_t*, kmp_int32, void** lock) {
+  BOBBIN_TRACED(traced_nest_lock_test(lock, BOBBIN_RA));
+  return rt::nest_lock_test(lock);
+}
 
 // copyprivate as LLVM 19 lowers it: the thread that ran the single block
 // passes its data, the others null; every thread gets that pointer back and

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
@@ -14,8 +15,10 @@ namespace {
 
 // A null routine is an empty task: libomp 14's 'taskwait depend(...) nowait'
 // codegen allocates one and gives it only the dependences.
+// Its frame is the task's exit frame for a tool (runtime/ompt.hpp).
 void run_task(void* payload, int gtid) {
   auto* t = static_cast<kmp_task_t*>(payload);
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::set_exit_frame(__builtin_frame_address(0));
   if (t->routine) t->routine(gtid, t);
 }
 
@@ -140,6 +143,7 @@ BOBBIN_EXPORT kmp_task_t* __kmpc_omp_target_task_alloc(ident_t* loc, kmp_int32 g
 }
 
 BOBBIN_EXPORT kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* task) {
+  BOBBIN_OMPT_ENTRY;
   rt::task_submit(task, nullptr, 0);
   return 0;
 }
@@ -147,6 +151,7 @@ BOBBIN_EXPORT kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* task) {
 BOBBIN_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_t* task, kmp_int32 ndeps,
                                                   kmp_depend_info_t* deps, kmp_int32 ndeps_noalias,
                                                   kmp_depend_info_t* noalias) {
+  BOBBIN_OMPT_ENTRY;
   Deps d(ndeps, deps, ndeps_noalias, noalias);
   rt::task_submit(task, d.items, d.n);
   return 0;
@@ -176,21 +181,35 @@ BOBBIN_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 nd
   rt::task_submit(rt::task_alloc(spec, 16), d.items, d.n);
 }
 
-BOBBIN_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* task) { rt::task_begin_undeferred(task); }
+BOBBIN_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* task) {
+  BOBBIN_OMPT_ENTRY;
+  rt::task_begin_undeferred(task);
+  // The program runs the body itself, from the caller's frame (the one this
+  // function's frame pointer saved).
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::set_exit_frame(*static_cast<void**>(__builtin_frame_address(0)));
+}
 BOBBIN_EXPORT void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* task) {
   rt::task_end_undeferred(task);
 }
 
 BOBBIN_EXPORT kmp_int32 __kmpc_omp_taskwait(ident_t*, kmp_int32) {
+  BOBBIN_OMPT_ENTRY;
   rt::taskwait();
   return 0;
 }
 BOBBIN_EXPORT kmp_int32 __kmpc_omp_taskyield(ident_t*, kmp_int32, int) {
+  BOBBIN_OMPT_ENTRY;
   rt::taskyield();
   return 0;
 }
-BOBBIN_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) { rt::taskgroup_begin(); }
-BOBBIN_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) { rt::taskgroup_end(); }
+BOBBIN_EXPORT void __kmpc_taskgroup(ident_t*, kmp_int32) {
+  BOBBIN_OMPT_ENTRY;
+  rt::taskgroup_begin();
+}
+BOBBIN_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) {
+  BOBBIN_OMPT_ENTRY;
+  rt::taskgroup_end();
+}
 
 BOBBIN_EXPORT void __kmpc_taskloop(ident_t*, int, kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub,
                                    kmp_int64 st, int nogroup, int sched, kmp_uint64 grainsize, void* task_dup) {

@@ -3,6 +3,7 @@
 #include <climits>
 
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "omp.h"
 #include "runtime/api.hpp"
 
@@ -47,18 +48,54 @@ BOBBIN_EXPORT void omp_get_schedule(omp_sched_t* kind, int* chunk) {
   *chunk = s.chunk;
 }
 
-BOBBIN_EXPORT void omp_init_lock(omp_lock_t* l) { rt::lock_init(l); }
-BOBBIN_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, omp_lock_hint_t) { rt::lock_init(l); }
-BOBBIN_EXPORT void omp_destroy_lock(omp_lock_t* l) { rt::lock_destroy(l); }
-BOBBIN_EXPORT void omp_set_lock(omp_lock_t* l) { rt::lock_set_inline(l); }
-BOBBIN_EXPORT void omp_unset_lock(omp_lock_t* l) { rt::lock_unset_inline(l); }
-BOBBIN_EXPORT int omp_test_lock(omp_lock_t* l) { return rt::lock_test(l); }
-BOBBIN_EXPORT void omp_init_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_init(l); }
-BOBBIN_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, omp_lock_hint_t) { rt::nest_lock_init(l); }
-BOBBIN_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_destroy(l); }
-BOBBIN_EXPORT void omp_set_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_set(l); }
-BOBBIN_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* l) { rt::nest_lock_unset(l); }
-BOBBIN_EXPORT int omp_test_nest_lock(omp_nest_lock_t* l) { return rt::nest_lock_test(l); }
+BOBBIN_EXPORT void omp_init_lock(omp_lock_t* l) {
+  BOBBIN_TRACED(traced_lock_init(l, false, 0, BOBBIN_RA));
+  rt::lock_init(l);
+}
+BOBBIN_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, omp_lock_hint_t hint) {
+  BOBBIN_TRACED(traced_lock_init(l, false, unsigned(hint), BOBBIN_RA));
+  rt::lock_init(l);
+}
+BOBBIN_EXPORT void omp_destroy_lock(omp_lock_t* l) {
+  BOBBIN_TRACED(traced_lock_destroy(l, false, BOBBIN_RA));
+  rt::lock_destroy(l);
+}
+BOBBIN_EXPORT void omp_set_lock(omp_lock_t* l) {
+  BOBBIN_TRACED(traced_lock_set(l, BOBBIN_RA));
+  rt::lock_set_inline(l);
+}
+BOBBIN_EXPORT void omp_unset_lock(omp_lock_t* l) {
+  BOBBIN_TRACED(traced_lock_unset(l, BOBBIN_RA));
+  rt::lock_unset_inline(l);
+}
+BOBBIN_EXPORT int omp_test_lock(omp_lock_t* l) {
+  BOBBIN_TRACED(traced_lock_test(l, BOBBIN_RA));
+  return rt::lock_test(l);
+}
+BOBBIN_EXPORT void omp_init_nest_lock(omp_nest_lock_t* l) {
+  BOBBIN_TRACED(traced_lock_init(l, true, 0, BOBBIN_RA));
+  rt::nest_lock_init(l);
+}
+BOBBIN_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, omp_lock_hint_t hint) {
+  BOBBIN_TRACED(traced_lock_init(l, true, unsigned(hint), BOBBIN_RA));
+  rt::nest_lock_init(l);
+}
+BOBBIN_EXPORT void omp_destroy_nest_lock(omp_nest_lock_t* l) {
+  BOBBIN_TRACED(traced_lock_destroy(l, true, BOBBIN_RA));
+  rt::nest_lock_destroy(l);
+}
+BOBBIN_EXPORT void omp_set_nest_lock(omp_nest_lock_t* l) {
+  BOBBIN_TRACED(traced_nest_lock_set(l, BOBBIN_RA));
+  rt::nest_lock_set(l);
+}
+BOBBIN_EXPORT void omp_unset_nest_lock(omp_nest_lock_t* l) {
+  BOBBIN_TRACED(traced_nest_lock_unset(l, BOBBIN_RA));
+  rt::nest_lock_unset(l);
+}
+BOBBIN_EXPORT int omp_test_nest_lock(omp_nest_lock_t* l) {
+  BOBBIN_TRACED(traced_nest_lock_test(l, BOBBIN_RA));
+  return rt::nest_lock_test(l);
+}
 
 BOBBIN_EXPORT int omp_in_final(void) { return rt::in_final(); }
 BOBBIN_EXPORT int omp_get_max_task_priority(void) { return rt::max_task_priority(); }

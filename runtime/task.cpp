@@ -202,15 +202,27 @@ void execute(Thread* th, Task* t) {
   Task* prev = th->current_task;
   th->current_task = t;
   t->running = true;
+  bool tool = ompt::on();
+  const void* ra = nullptr;
+  if (tool) [[unlikely]] {
+    ompt::task_schedule(prev, ompt_task_switch, t);
+    ra = ompt::user_code_begin(th);
+  }
   if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
+  if (tool) [[unlikely]] ompt::user_code_end(th, t, ra);
   t->running = false;
   task_end_icvs(th, t);
   th->current_task = prev;
   if (t->requeued) {
+    if (tool) [[unlikely]] ompt::task_schedule(t, ompt_task_yield, prev);
     t->requeued = false;
     task_schedule_ready(th, t, false);
     return;
   }
+  if (tool) [[unlikely]]
+    ompt::task_schedule(t, t->detachable && t->completion_left.load(memory_order_acquire) > 1 ? ompt_task_detach
+                                                                                              : ompt_task_complete,
+                        prev);
   if (t->cleanup) t->cleanup(t->payload(), th->gtid);
   // Only a detachable task's count has a second holder (the event).
   if (!t->detachable || t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
@@ -357,6 +369,15 @@ bool run_now_at(Thread* th, Team* team, uint32_t depth, int priority, int affini
 
 bool run_now(Thread* th, const Task* t) { return run_now_at(th, t->team, t->depth, t->priority, t->affinity_list); }
 
+// A task's type bits for a tool.
+int task_type(const Task* t, bool undeferred) {
+  int type = ompt_task_explicit;
+  if (undeferred) type |= ompt_task_undeferred;
+  if (!t->tied) type |= ompt_task_untied;
+  if (t->final_) type |= ompt_task_final;
+  return type;
+}
+
 void run_inline(Thread* th, Task* t) {
   ++th->inline_depth;
   execute(th, t);
@@ -498,6 +519,10 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
     t->priority = clamp_priority(p);
   }
   if (t->priority > 0) t->seq = team_tasks(t->team)->next_seq.fetch_add(1, memory_order_relaxed);
+  if (ompt::on()) [[unlikely]] {
+    ompt::task_create(th, t, task_type(t, false), ndeps > 0);
+    if (ndeps > 0) ompt::dependences(t, deps, ndeps);
+  }
   if (ndeps == 0) {
     // Ready now: decided once, here. Run at once, it is counted only if it
     // may finish after its creator goes on (see Task::counted).
@@ -527,6 +552,7 @@ void task_run_created(void* payload) {
   yield_if_monitor_asked();
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
+  if (ompt::on()) [[unlikely]] ompt::task_create(th, t, task_type(t, false), false);
   adopt(th, t, !completes_in_place(t));
   run_inline(th, t);
 }
@@ -534,6 +560,10 @@ void task_run_created(void* payload) {
 void task_begin_undeferred(void* payload) {
   Thread* th = current_thread_fast();
   Task* t = task_from_payload(payload);
+  if (ompt::on()) [[unlikely]] {
+    ompt::task_create(th, t, task_type(t, true), false);
+    ompt::task_schedule(th->current_task, ompt_task_switch, t);
+  }
   adopt(th, t, !completes_in_place(t));
   th->current_task = t;
   t->running = true;
@@ -557,6 +587,10 @@ void task_end_undeferred(void* payload) {
     th->current_task = t->parent;
   }
   if (t->cleanup) t->cleanup(payload, th->gtid);
+  if (ompt::on()) [[unlikely]]
+    ompt::task_schedule(t, t->detachable && t->completion_left.load(memory_order_acquire) > 1 ? ompt_task_detach
+                                                                                              : ompt_task_complete,
+                        t->parent);
   // Only a detachable task's count has a second holder (the event).
   if (!t->detachable || t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
@@ -589,9 +623,13 @@ void fulfill_event(void* event) {
 void taskwait() {
   Thread* th = current_thread_fast();
   Task* cur = th->current_task;
+  bool tool = ompt::on();
+  const void* ra = tool ? ompt::return_address() : nullptr;
+  if (tool) [[unlikely]] ompt::sync_enter(ompt_sync_region_taskwait, th, ra);
   // acquire: pairs with the children's acq_rel completions, so their writes are seen.
   help_until(th, [&] { return incomplete_of(cur->count.load(memory_order_acquire)) == 0; }, "taskwait");
   if (cur->domain) deps_clear_domain(cur);
+  if (tool) [[unlikely]] ompt::sync_leave(ompt_sync_region_taskwait, th, ra);
 }
 
 void taskyield() {
@@ -605,6 +643,7 @@ void taskgroup_begin() {
   auto* g = new TaskGroup;
   g->outer = cur->running_group;
   cur->running_group = g;
+  if (ompt::on()) [[unlikely]] ompt::sync_region(ompt_sync_region_taskgroup, ompt_scope_begin, th, ompt::return_address());
 }
 
 void taskgroup_end() {
@@ -612,7 +651,14 @@ void taskgroup_end() {
   Task* cur = th->current_task;
   TaskGroup* g = cur->running_group;
   if (!g) fatal("taskgroup end without a taskgroup");
+  bool tool = ompt::on();
+  const void* ra = tool ? ompt::return_address() : nullptr;
+  if (tool) [[unlikely]] ompt::sync_region_wait(ompt_sync_region_taskgroup, ompt_scope_begin, th, ra);
   help_until(th, [&] { return g->pending.load(memory_order_acquire) == 0; }, "the end of a taskgroup");
+  if (tool) [[unlikely]] {
+    ompt::sync_region_wait(ompt_sync_region_taskgroup, ompt_scope_end, th, ra);
+    ompt::sync_region(ompt_sync_region_taskgroup, ompt_scope_end, th, ra);
+  }
   taskgroup_finish_reductions(th, g);
   cur->running_group = g->outer;
   delete g;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "runtime/api.hpp"
+#include "runtime/ompt.hpp"
 #include "scheduler/task_list.hpp"
 #include "ult/atomic.hpp"
 #include "ult/spinlock.hpp"
@@ -86,6 +87,7 @@ struct alignas(kCacheLine) Task {
   // Creation order in the team of a task with a priority (task.cpp,
   // priority_key); 0 for the others.
   uint64_t seq = 0;
+  ompt::TaskState ompt;          // the tool's data and frames (ompt.cpp); untouched without a tool
   void* payload() { return reinterpret_cast<char*>(this) + payload_offset; }
 };
 

@@ -19,6 +19,7 @@
 // fiber is Idle again (Fiber::reusable), so a fork never overwrites a member
 // that is still switching away from the previous region.
 #include "runtime/team.hpp"
+#include "runtime/ompt.hpp"
 
 #include "runtime/display.hpp"
 #include "runtime/help.hpp"
@@ -252,6 +253,7 @@ void initialize() {
   g_bound[0] = t;
   ult::Worker::current_fiber()->set_user(t);
   report_at_startup();
+  ompt::start(t);
 }
 
 // A kernel thread that is not a worker (a pthread of the program) calls into
@@ -276,8 +278,11 @@ Thread* adopt_current_thread() {
 
 using Microtask = void (*)(int*, int*, ...);
 
+// The direct caller of the outlined function: its frame is the implicit
+// task's exit frame for a tool (ompt.hpp).
 template <std::size_t... I>
 void call_with(void* fn, int* gtid, int* tid, void** a, std::index_sequence<I...>) {
+  if (ompt::on()) [[unlikely]] ompt::set_exit_frame(__builtin_frame_address(0));
   reinterpret_cast<Microtask>(fn)(gtid, tid, a[I]...);
 }
 
@@ -292,8 +297,9 @@ constexpr auto make_invokers(std::index_sequence<N...>) {
 // every region we have seen compilers emit (libomp's generic path has no limit).
 constexpr auto kInvokers = make_invokers(std::make_index_sequence<65>{});
 
-void invoke(const RegionBody& body, Thread* t) {
+void invoke_body(const RegionBody& body, Thread* t) {
   if (body.kind == RegionBody::Kind::DataPointer) {
+    if (ompt::on()) [[unlikely]] ompt::set_exit_frame(__builtin_frame_address(0));
     reinterpret_cast<void (*)(void*)>(body.fn)(body.data);
     return;
   }
@@ -302,6 +308,17 @@ void invoke(const RegionBody& body, Thread* t) {
   }
   int gtid = t->gtid, tid = t->tid;
   kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
+}
+
+void invoke(const RegionBody& body, Thread* t) {
+  if (!ompt::on()) [[likely]] {
+    invoke_body(body, t);
+    return;
+  }
+  Task* task = t->current_task;
+  const void* ra = ompt::user_code_begin(t);
+  invoke_body(body, t);
+  ompt::user_code_end(t, task, ra);
 }
 
 }  // namespace
@@ -341,13 +358,20 @@ void member_main(ult::Fiber* f) {
   Team* team = m->team;
   if (m->binding.place >= 0) follow_place(m->binding.place);
   display_affinity_if_enabled();
+  bool tool = ompt::on();
+  if (tool) [[unlikely]] ompt::implicit_task_begin(m, team, m->tid);
   invoke(team->body, m);
+  if (tool) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, m, nullptr);
   end_part(team);
   bool all_ended_first = team->nthreads <= ult::Worker::pool_size() || team->active_level == 1;
   help_until(
       m, [&] { return (!all_ended_first || team->end_pending.load(memory_order_acquire) == 0) && team_quiescent(team); },
       "the rest of its team at the end of the region");
   if (m->current_task->domain) deps_clear_domain(m->current_task);
+  if (tool) [[unlikely]] {
+    ompt::sync_leave(ompt::kImplicitBarrier, m, nullptr);
+    ompt::implicit_task_end(m, team, m->tid);
+  }
   // acq_rel: releases this member's writes to the master (which acquires).
   team->join_pending.fetch_sub(1, memory_order_acq_rel);
   team->ww.notify_all();
@@ -359,6 +383,12 @@ void report_smaller_gang(int asked, int got) {
   static Atomic<bool> said{false};
   if (settings().display_env != "verbose" || said.exchange(true, memory_order_relaxed)) return;
   warn("a nested region asked for %d threads and got %d: a gang has at most one member per worker", asked, got);
+}
+
+// The size the program asks for: the clause, a pushed value, or nthreads-var.
+int requested_size(const Thread* me, const ForkRequest& req) {
+  int n = req.num_threads > 0 ? req.num_threads : me->pushed_nthreads > 0 ? me->pushed_nthreads : me->icv.nthreads;
+  return n < 1 ? 1 : n;
 }
 
 int choose_team_size(Thread* me, const ForkRequest& req) {
@@ -497,7 +527,8 @@ bool wide_team_as_fibers(int n, bool may_nest) {
 
 // `threads_reserved`: what the fork took from OMP_THREAD_LIMIT's count, which
 // close_region gives back.
-Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0) {
+// `requested`: the team size the program asked for, for a tool (0: n).
+Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0, int requested = 0) {
   Team* team = hot_team(me);
   wait_members_left(team);
   bool first_active = n > 1 && me == g_initial && only_serial_above(me);
@@ -536,6 +567,9 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   }
   save_context(me, team);
   ++me->ctx_depth;
+  if (ompt::on()) [[unlikely]]
+    ompt::parallel_begin(me, team, requested > 0 ? requested : n, body.kind == RegionBody::Kind::VarargsMicrotask,
+                         false);
   me->pushed_nthreads = 0;
   me->pushed_bind = -1;
   return team;
@@ -633,6 +667,8 @@ Thread* member_descriptor(Team* team, int i) {
 // worker may have to run (steal mode), and gang members host their gang
 // until they finish (gang.cpp).
 void close_region(Thread* me, Team* team) {
+  bool tool = ompt::on();
+  if (tool) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, me, team->ompt.ra);
   if (team->nthreads > 1) end_part(team);
   bool early = team->outermost && !team->gang_key;
   // acquire: pairs with the members' acq_rel decrements (and end_part's).
@@ -645,8 +681,13 @@ void close_region(Thread* me, Team* team) {
       },
       "its team's threads at the end of the region (join)");
   if (me->current_task->domain) deps_clear_domain(me->current_task);
+  if (tool) [[unlikely]] {
+    ompt::sync_leave(ompt::kImplicitBarrier, me, team->ompt.ra);
+    ompt::implicit_task_end(me, team, 0);
+  }
   if (team->probe) forget_rescues_if_probe_passed(team);
   restore_context(me, team);
+  if (tool) [[unlikely]] ompt::parallel_end(me, team);
   release_threads(team, team->threads_reserved);
   if (team->gang_key) sched::gang_master_leave(team->gang_key);
   if (team->open_state_free) {
@@ -693,7 +734,7 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
     }
     got = width;
     std::vector<Thread*> members(team->members.begin(), team->members.begin() + got);
-    enter_team(me, got, req.body);  // the hot team above: same context depth
+    enter_team(me, got, req.body, 0, requested_size(me, req));  // the hot team above: same context depth
     team->gang_key = r.key;
     team->proc_bind = 0;  // gangs are formed only without a binding policy
     for (int i = 1; i < got; ++i) {
@@ -769,7 +810,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   std::vector<Binding>& bindings = me->bindings_scratch;
   assign_places(me->binding, n > 1 ? bind : 0, n, bindings);
   if (n == 1 || bind == 0) bindings.assign(std::size_t(n), Binding{-1, me->binding.part_start, me->binding.part_len});
-  Team* team = enter_team(me, n, req.body, req.league ? 0 : n);
+  Team* team = enter_team(me, n, req.body, req.league ? 0 : n, requested_size(me, req));
   team->proc_bind = n > 1 ? bind : 0;
 
   // Checked first: ensure_pool takes a mutex and rewrites a flag that every
@@ -834,11 +875,16 @@ Team* open_region(Thread* me, const ForkRequest& req) {
 void fork(const ForkRequest& req) {
   Thread* me = current_thread_fast();
   Team* team = open_region(me, req);
+  if (ompt::on()) [[unlikely]] ompt::implicit_task_begin(me, team, 0);
   invoke(req.body, me);
   close_region(me, team);
 }
 
-void fork_open(const ForkRequest& req) { open_region(current_thread_fast(), req); }
+void fork_open(const ForkRequest& req) {
+  Thread* me = current_thread_fast();
+  Team* team = open_region(me, req);
+  if (ompt::on()) [[unlikely]] ompt::implicit_task_begin(me, team, 0);
+}
 
 void fork_close() {
   Thread* me = current_thread_fast();
@@ -881,9 +927,10 @@ void begin_serialized() {
   Thread* me = current_thread_fast();
   pin_initial_thread(me);
   Icvs icv = child_icvs(me->icv);
-  Team* team = enter_team(me, 1, RegionBody{});
+  Team* team = enter_team(me, 1, RegionBody{}, 0, requested_size(me, ForkRequest{}));
   team->proc_bind = 0;
   start_thread_in(me, team, 0, icv, me->binding);
+  if (ompt::on()) [[unlikely]] ompt::implicit_task_begin(me, team, 0);
   display_affinity_if_enabled();
 }
 
@@ -893,7 +940,10 @@ void end_serialized() {
   if (team->level == 0) fatal("the end of a serialized parallel region without its beginning");
   help_until(me, [&] { return team_quiescent(team); });
   if (me->current_task->domain) deps_clear_domain(me->current_task);
+  bool tool = ompt::on();
+  if (tool) [[unlikely]] ompt::implicit_task_end(me, team, 0);
   restore_context(me, team);
+  if (tool) [[unlikely]] ompt::parallel_end(me, team);
 }
 
 // ---- queries ------------------------------------------------------------------

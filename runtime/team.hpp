@@ -99,6 +99,7 @@ struct alignas(kCacheLine) Thread {
   Atomic<const char*> waiting_for{nullptr};
   // Teams this thread created, reused region after region ("hot"), by context depth.
   std::vector<std::unique_ptr<Team>> hot;
+  ompt::ThreadState ompt;    // the tool's view of this OpenMP thread (ompt.cpp)
 
   Thread();   // registers the descriptor for the watchdog's report (progress.cpp)
   ~Thread();
@@ -195,6 +196,7 @@ struct alignas(kCacheLine) Team {
   std::unique_ptr<Atomic<uint32_t>[]> red_arrived;
   Atomic<uint32_t> red_released{0};
   WaitWord red_ww;
+  ompt::TeamState ompt;  // the tool's parallel data (ompt.cpp)
 
   void resize(int n);
 };
