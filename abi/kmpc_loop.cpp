@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
@@ -22,6 +23,22 @@ rt::LoopKind loop_kind(kmp_int32 sched, bool* ordered) {
   return d.kind;
 }
 
+// The iterations of a loop, for a tool.
+template <class T, class ST>
+uint64_t trip_count(T lower, T upper, ST incr) {
+  if (incr > 0) return upper < lower ? 0 : uint64_t(upper - lower) / uint64_t(incr) + 1;
+  if (incr < 0) return lower < upper ? 0 : uint64_t(lower - upper) / uint64_t(-incr) + 1;
+  return 0;
+}
+
+// What a statically scheduled construct is to a tool, from the ident's
+// KMP_IDENT_WORK_* bits: clang lowers sections and distribute to the same call.
+ompt_work_t static_work_kind(const ident_t* loc) {
+  if (loc && (loc->flags & 0x4000)) return ompt_work_sections;
+  if (loc && (loc->flags & 0x800)) return ompt_work_distribute;
+  return ompt_work_loop;
+}
+
 template <class T, class ST>
 void static_init(kmp_int32 sched, kmp_int32* plast, T* plower, T* pupper, ST* pstride, ST incr, ST chunk) {
   rt::StaticPart p = rt::static_part(loop_kind(sched, nullptr), int64_t(chunk), bounds(*plower, *pupper, int64_t(incr)));
@@ -39,10 +56,14 @@ void dispatch_init(kmp_int32 sched, T lb, T ub, ST st, ST chunk) {
 }
 
 template <class T, class ST>
-int dispatch_next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
+int dispatch_next(kmp_int32* plast, T* plb, T* pub, ST* pst, const void* ra) {
   int64_t lo, hi, st;
   bool last;
-  if (!rt::dispatch_next(&lo, &hi, &st, &last)) return 0;
+  if (!rt::dispatch_next(&lo, &hi, &st, &last)) {
+    if (rt::ompt::on()) [[unlikely]] rt::ompt::work_here(ompt_work_loop, ompt_scope_end, 0, ra);
+    return 0;
+  }
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::dispatch_chunk_here(lo);
   *plb = T(lo);
   *pub = T(hi);
   if (pst) *pst = ST(st);
@@ -53,17 +74,21 @@ int dispatch_next(kmp_int32* plast, T* plb, T* pub, ST* pst) {
 }  // namespace
 
 #define BOBBIN_LOOP_ENTRIES(SUFFIX, T, ST)                                                                        \
-  BOBBIN_EXPORT void __kmpc_for_static_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, kmp_int32* plast,     \
+  BOBBIN_EXPORT void __kmpc_for_static_init_##SUFFIX(ident_t* loc, kmp_int32, kmp_int32 sched, kmp_int32* plast, \
                                                      T* plower, T* pupper, ST* pstride, ST incr, ST chunk) {     \
+    if (rt::ompt::on()) [[unlikely]]                                                                             \
+      rt::ompt::work_here(static_work_kind(loc), ompt_scope_begin, trip_count(*plower, *pupper, incr), BOBBIN_RA); \
     static_init<T, ST>(sched, plast, plower, pupper, pstride, incr, chunk);                                      \
   }                                                                                                              \
   BOBBIN_EXPORT void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, T lb, T ub, ST st,      \
                                                    ST chunk) {                                                   \
+    if (rt::ompt::on()) [[unlikely]]                                                                             \
+      rt::ompt::work_here(ompt_work_loop, ompt_scope_begin, trip_count(lb, ub, st), BOBBIN_RA);                  \
     dispatch_init<T, ST>(sched, lb, ub, st, chunk);                                                              \
   }                                                                                                              \
   BOBBIN_EXPORT int __kmpc_dispatch_next_##SUFFIX(ident_t*, kmp_int32, kmp_int32* plast, T* plb, T* pub,         \
                                                   ST* pst) {                                                     \
-    return dispatch_next<T, ST>(plast, plb, pub, pst);                                                           \
+    return dispatch_next<T, ST>(plast, plb, pub, pst, BOBBIN_RA);                                                \
   }                                                                                                              \
   BOBBIN_EXPORT void __kmpc_dispatch_fini_##SUFFIX(ident_t*, kmp_int32) { rt::dispatch_iteration_done(); }
 
@@ -72,9 +97,17 @@ BOBBIN_LOOP_ENTRIES(4u, kmp_uint32, kmp_int32)
 BOBBIN_LOOP_ENTRIES(8, kmp_int64, kmp_int64)
 BOBBIN_LOOP_ENTRIES(8u, kmp_uint64, kmp_int64)
 
-BOBBIN_EXPORT void __kmpc_for_static_fini(ident_t*, kmp_int32) {}
-BOBBIN_EXPORT void __kmpc_ordered(ident_t*, kmp_int32) { rt::ordered_begin(); }
-BOBBIN_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) { rt::ordered_end(); }
+BOBBIN_EXPORT void __kmpc_for_static_fini(ident_t* loc, kmp_int32) {
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::work_here(static_work_kind(loc), ompt_scope_end, 0, BOBBIN_RA);
+}
+BOBBIN_EXPORT void __kmpc_ordered(ident_t*, kmp_int32) {
+  BOBBIN_TRACED(traced_ordered_begin(BOBBIN_RA));
+  rt::ordered_begin();
+}
+BOBBIN_EXPORT void __kmpc_end_ordered(ident_t*, kmp_int32) {
+  BOBBIN_TRACED(traced_ordered_end(BOBBIN_RA));
+  rt::ordered_end();
+}
 
 BOBBIN_EXPORT void __kmpc_doacross_init(ident_t*, kmp_int32, kmp_int32 num_dims, const kmp_dim* dims) {
   std::vector<rt::DoacrossDim> d(std::size_t(num_dims > 0 ? num_dims : 0));

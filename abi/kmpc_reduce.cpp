@@ -5,6 +5,7 @@
 // end for nowait); 0 = nothing left to do. 2 is used for nowait only: a
 // blocking reduction's tree doubles as its barrier.
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
@@ -16,11 +17,19 @@ constexpr kmp_int32 kIdentAtomicReduce = 0x10;  // libomp's KMP_IDENT_ATOMIC_RED
 
 BOBBIN_EXPORT kmp_int32 __kmpc_reduce_nowait(ident_t* loc, kmp_int32, kmp_int32, size_t, void* data, reduce_fn fn,
                                              kmp_critical_name*) {
+  BOBBIN_TRACED(traced_reduce_begin(data, fn, false, loc && (loc->flags & kIdentAtomicReduce), BOBBIN_RA));
   return rt::reduce_begin(data, fn, false, loc && (loc->flags & kIdentAtomicReduce));
 }
-BOBBIN_EXPORT void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name*) { rt::reduce_end(false); }
+BOBBIN_EXPORT void __kmpc_end_reduce_nowait(ident_t*, kmp_int32, kmp_critical_name*) {
+  BOBBIN_TRACED(traced_reduce_end(false, BOBBIN_RA));
+  rt::reduce_end(false);
+}
 BOBBIN_EXPORT kmp_int32 __kmpc_reduce(ident_t*, kmp_int32, kmp_int32, size_t, void* data, reduce_fn fn,
                                       kmp_critical_name*) {
+  BOBBIN_TRACED(traced_reduce_begin(data, fn, true, false, BOBBIN_RA));
   return rt::reduce_begin(data, fn, true, false);
 }
-BOBBIN_EXPORT void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) { rt::reduce_end(true); }
+BOBBIN_EXPORT void __kmpc_end_reduce(ident_t*, kmp_int32, kmp_critical_name*) {
+  BOBBIN_TRACED(traced_reduce_end(true, BOBBIN_RA));
+  rt::reduce_end(true);
+}

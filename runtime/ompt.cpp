@@ -826,6 +826,53 @@ bool traced_single_start(const void* ra) {
   return mine;
 }
 
+void work_here(ompt_work_t kind, ompt_scope_endpoint_t ep, uint64_t count, const void* ra) {
+  if (Thread* th = here()) work(kind, ep, th, count, ra);
+}
+
+void dispatch_chunk_here(int64_t first) {
+  Thread* th = here();
+  if (!th) return;
+  ompt_data_t instance{};
+  instance.value = uint64_t(first);
+  dispatch(th, ompt_dispatch_iteration, instance);
+}
+
+// The wait id of an ordered region: its team (one ordered sequence per loop).
+void traced_ordered_begin(const void* ra) {
+  Thread* th = current_thread_fast();
+  const void* id = th->team;
+  mutex_acquire(ompt_mutex_ordered, 0, kLockImpl, id, ra);
+  rt::ordered_begin();
+  mutex_acquired(ompt_mutex_ordered, id, ra);
+}
+
+void traced_ordered_end(const void* ra) {
+  Thread* th = current_thread_fast();
+  const void* id = th->team;
+  rt::ordered_end();
+  mutex_released(ompt_mutex_ordered, id, ra);
+}
+
+// A thread's part of a reduction is from its call to the combination of its
+// value: the end is at reduce_end when it combines there (1), else at once.
+int traced_reduce_begin(void* data, void (*combine)(void*, void*), bool blocking, bool atomic_ok, const void* ra) {
+  Thread* th = current_thread_fast();
+  reduction(ompt_scope_begin, th, ra);
+  int rc = rt::reduce_begin(data, combine, blocking, atomic_ok);
+  if (rc == 1) th->ompt.reducing = true;
+  else reduction(ompt_scope_end, th, ra);
+  return rc;
+}
+
+void traced_reduce_end(bool blocking, const void* ra) {
+  Thread* th = current_thread_fast();
+  bool owed = th->ompt.reducing;
+  th->ompt.reducing = false;
+  rt::reduce_end(blocking);
+  if (owed) reduction(ompt_scope_end, th, ra);
+}
+
 void traced_flush(const void* ra) {
   if (Thread* th = here()) flush(th, ra);
 }

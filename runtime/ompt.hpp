@@ -29,6 +29,7 @@ struct ThreadState {
   ompt_state_t state = ompt_state_work_serial;
   ompt_wait_id_t wait_id = 0;
   bool begun = false;           // thread_begin delivered
+  bool reducing = false;        // a reduction's end callback is owed at reduce_end
 };
 
 // Per task (Task::ompt): the tool's task data and the frames of the task's
@@ -145,6 +146,15 @@ bool traced_single_begin(const void* ra);
 void traced_single_end(const void* ra);
 bool traced_single_start(const void* ra);  // gcc's single: begin and end in one call
 void traced_flush(const void* ra);  // the callback only
+// A worksharing construct's begin or end, and a dispatched chunk (its first
+// iteration), on the current thread.
+void work_here(ompt_work_t kind, ompt_scope_endpoint_t ep, uint64_t count, const void* ra);
+void dispatch_chunk_here(int64_t first);
+// ordered, and the reductions of clang's __kmpc_reduce*: begin and end.
+void traced_ordered_begin(const void* ra);
+void traced_ordered_end(const void* ra);
+int traced_reduce_begin(void* data, void (*combine)(void*, void*), bool blocking, bool atomic_ok, const void* ra);
+void traced_reduce_end(bool blocking, const void* ra);
 
 // Whether the tool registered callback `e` (for hooks that would do work to
 // prepare its arguments).
