@@ -34,7 +34,7 @@ uint64_t trip_count(T lower, T upper, ST incr) {
 // What a statically scheduled construct is to a tool, from the ident's
 // KMP_IDENT_WORK_* bits: clang lowers sections and distribute to the same call.
 ompt_work_t static_work_kind(const ident_t* loc) {
-  if (loc && (loc->flags & 0x4000)) return ompt_work_sections;
+  if (loc && (loc->flags & 0x400)) return ompt_work_sections;
   if (loc && (loc->flags & 0x800)) return ompt_work_distribute;
   return ompt_work_loop;
 }

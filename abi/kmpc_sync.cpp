@@ -107,10 +107,12 @@ BOBBIN_EXPORT void __kmpc_error(ident_t*, int severity, const char* message) {
 // Intel's compilers call them directly): `lock` is the program's omp_lock_t
 // or omp_nest_lock_t, the same storage the omp_* routines use.
 BOBBIN_EXPORT void __kmpc_init_lock(ident_t*, kmp_int32, void** lock) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(lock, false, 0, BOBBIN_RA));
   rt::lock_init(lock);
 }
 BOBBIN_EXPORT void __kmpc_init_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t hint) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(lock, false, unsigned(hint), BOBBIN_RA));
   rt::lock_init(lock);
 }
@@ -131,10 +133,12 @@ BOBBIN_EXPORT int __kmpc_test_lock(ident_t*, kmp_int32, void** lock) {
   return rt::lock_test(lock);
 }
 BOBBIN_EXPORT void __kmpc_init_nest_lock(ident_t*, kmp_int32, void** lock) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(lock, true, 0, BOBBIN_RA));
   rt::nest_lock_init(lock);
 }
 BOBBIN_EXPORT void __kmpc_init_nest_lock_with_hint(ident_t*, kmp_int32, void** lock, uintptr_t hint) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(lock, true, unsigned(hint), BOBBIN_RA));
   rt::nest_lock_init(lock);
 }

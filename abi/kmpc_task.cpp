@@ -20,6 +20,7 @@ void run_task(void* payload, int gtid) {
   auto* t = static_cast<kmp_task_t*>(payload);
   if (rt::ompt::on()) [[unlikely]] rt::ompt::set_exit_frame(__builtin_frame_address(0));
   if (t->routine) t->routine(gtid, t);
+  asm volatile("" ::: "memory");  // not a tail call: the frame must stay while the body runs
 }
 
 // The compiler's destructors thunk: the runtime runs it once the body has

@@ -49,10 +49,12 @@ BOBBIN_EXPORT void omp_get_schedule(omp_sched_t* kind, int* chunk) {
 }
 
 BOBBIN_EXPORT void omp_init_lock(omp_lock_t* l) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(l, false, 0, BOBBIN_RA));
   rt::lock_init(l);
 }
 BOBBIN_EXPORT void omp_init_lock_with_hint(omp_lock_t* l, omp_lock_hint_t hint) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(l, false, unsigned(hint), BOBBIN_RA));
   rt::lock_init(l);
 }
@@ -73,10 +75,12 @@ BOBBIN_EXPORT int omp_test_lock(omp_lock_t* l) {
   return rt::lock_test(l);
 }
 BOBBIN_EXPORT void omp_init_nest_lock(omp_nest_lock_t* l) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(l, true, 0, BOBBIN_RA));
   rt::nest_lock_init(l);
 }
 BOBBIN_EXPORT void omp_init_nest_lock_with_hint(omp_nest_lock_t* l, omp_lock_hint_t hint) {
+  rt::ensure_initialized();  // a tool starts here at the latest, as with libomp
   BOBBIN_TRACED(traced_lock_init(l, true, unsigned(hint), BOBBIN_RA));
   rt::nest_lock_init(l);
 }

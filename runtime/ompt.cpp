@@ -168,7 +168,7 @@ int get_task_info(int level, int* flags, ompt_data_t** task_data, ompt_frame_t**
   int tid = th->tid;
   for (; t && level > 0; --level) {
     if (!t->implicit) {
-      t = t->parent;
+      t = t->ompt.sched_parent ? t->ompt.sched_parent : t->parent;
       continue;
     }
     if (!team || !team->parent) return 0;
@@ -631,6 +631,13 @@ void sync_leave(ompt_sync_region_t kind, Thread* th, const void* ra) {
   sync_region(kind, ompt_scope_end, th, ra);
 }
 
+void join_barrier_leave(Thread* th, const void* ra) {
+  th->ompt.state = ompt_state_work_parallel;
+  if (auto f = cb<ompt_callback_sync_region_t>(ompt_callback_sync_region_wait))
+    f(kImplicitBarrier, ompt_scope_end, nullptr, task_of(th), ra);
+  if (auto f = OMPT_CB(ompt_callback_sync_region)) f(kImplicitBarrier, ompt_scope_end, nullptr, task_of(th), ra);
+}
+
 void work(ompt_work_t kind, ompt_scope_endpoint_t ep, Thread* th, uint64_t count, const void* ra) {
   if (auto f = OMPT_CB(ompt_callback_work)) f(kind, ep, parallel_of(th), task_of(th), count, ra);
 }
@@ -745,22 +752,23 @@ void traced_lock_unset(void* lock, const void* ra) {
   mutex_released(ompt_mutex_lock, lock, ra);
 }
 
+// omp_test_lock and omp_test_nest_lock report the kinds of the set routines,
+// as libomp 14 does.
 int traced_lock_test(void* lock, const void* ra) {
-  mutex_acquire(ompt_mutex_test_lock, 0, kLockImpl, lock, ra);
+  mutex_acquire(ompt_mutex_lock, 0, kLockImpl, lock, ra);
   bool got = rt::lock_test(lock);
-  if (got) mutex_acquired(ompt_mutex_test_lock, lock, ra);
+  if (got) mutex_acquired(ompt_mutex_lock, lock, ra);
   return got ? 1 : 0;
 }
 
+// A set of a nestable lock the task holds already only nests: the wait,
+// then nest_lock's begin instead of the acquisition.
 void traced_nest_lock_set(void* lock, const void* ra) {
-  if (nest_held_by_me(lock, nullptr)) {
-    rt::nest_lock_set(lock);
-    nest_lock(ompt_scope_begin, lock, ra);
-    return;
-  }
   mutex_acquire(ompt_mutex_nest_lock, 0, kLockImpl, lock, ra);
+  bool held = nest_held_by_me(lock, nullptr);
   rt::nest_lock_set(lock);
-  mutex_acquired(ompt_mutex_nest_lock, lock, ra);
+  if (held) nest_lock(ompt_scope_begin, lock, ra);
+  else mutex_acquired(ompt_mutex_nest_lock, lock, ra);
 }
 
 void traced_nest_lock_unset(void* lock, const void* ra) {
@@ -772,14 +780,11 @@ void traced_nest_lock_unset(void* lock, const void* ra) {
 }
 
 int traced_nest_lock_test(void* lock, const void* ra) {
-  if (nest_held_by_me(lock, nullptr)) {
-    int d = rt::nest_lock_test(lock);
-    nest_lock(ompt_scope_begin, lock, ra);
-    return d;
-  }
-  mutex_acquire(ompt_mutex_test_nest_lock, 0, kLockImpl, lock, ra);
+  mutex_acquire(ompt_mutex_nest_lock, 0, kLockImpl, lock, ra);
+  bool held = nest_held_by_me(lock, nullptr);
   int d = rt::nest_lock_test(lock);
-  if (d) mutex_acquired(ompt_mutex_test_nest_lock, lock, ra);
+  if (d && held) nest_lock(ompt_scope_begin, lock, ra);
+  else if (d) mutex_acquired(ompt_mutex_nest_lock, lock, ra);
   return d;
 }
 

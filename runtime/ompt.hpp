@@ -38,6 +38,7 @@ struct TaskState {
   ompt_data_t data{};
   ompt_frame_t frame{};
   int type = 0;                 // ompt_task_flag_t bits, as reported at creation
+  Task* sched_parent = nullptr; // while it runs: the task its thread ran before it (the ancestor a tool sees)
 };
 
 // Per team (Team::ompt).
@@ -91,6 +92,9 @@ void user_code_end(Thread* th, Task* t, const void* saved_ra);
 // thread's state.
 void sync_enter(ompt_sync_region_t kind, Thread* th, const void* ra);
 void sync_leave(ompt_sync_region_t kind, Thread* th, const void* ra);
+// The end of a parallel region's closing barrier: the region has ended, so
+// its callbacks name no parallel region (as libomp's do).
+void join_barrier_leave(Thread* th, const void* ra);
 // The kind libomp 14 reports for an implicit barrier (5.0's
 // ompt_sync_region_barrier_implicit; 5.1 split it into _parallel and _workshare).
 constexpr ompt_sync_region_t kImplicitBarrier = ompt_sync_region_barrier_implicit;

@@ -205,11 +205,15 @@ void execute(Thread* th, Task* t) {
   bool tool = ompt::on();
   const void* ra = nullptr;
   if (tool) [[unlikely]] {
+    t->ompt.sched_parent = prev;
     ompt::task_schedule(prev, ompt_task_switch, t);
     ra = ompt::user_code_begin(th);
   }
   if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
-  if (tool) [[unlikely]] ompt::user_code_end(th, t, ra);
+  if (tool) [[unlikely]] {
+    ompt::user_code_end(th, t, ra);
+    t->ompt.sched_parent = nullptr;
+  }
   t->running = false;
   task_end_icvs(th, t);
   th->current_task = prev;

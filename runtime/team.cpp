@@ -284,6 +284,7 @@ template <std::size_t... I>
 void call_with(void* fn, int* gtid, int* tid, void** a, std::index_sequence<I...>) {
   if (ompt::on()) [[unlikely]] ompt::set_exit_frame(__builtin_frame_address(0));
   reinterpret_cast<Microtask>(fn)(gtid, tid, a[I]...);
+  asm volatile("" ::: "memory");  // not a tail call: the frame must stay while the body runs
 }
 
 template <std::size_t... N>
@@ -301,6 +302,7 @@ void invoke_body(const RegionBody& body, Thread* t) {
   if (body.kind == RegionBody::Kind::DataPointer) {
     if (ompt::on()) [[unlikely]] ompt::set_exit_frame(__builtin_frame_address(0));
     reinterpret_cast<void (*)(void*)>(body.fn)(body.data);
+    asm volatile("" ::: "memory");  // not a tail call (the exit frame)
     return;
   }
   if (body.argc < 0 || std::size_t(body.argc) >= kInvokers.size()) {
@@ -369,7 +371,7 @@ void member_main(ult::Fiber* f) {
       "the rest of its team at the end of the region");
   if (m->current_task->domain) deps_clear_domain(m->current_task);
   if (tool) [[unlikely]] {
-    ompt::sync_leave(ompt::kImplicitBarrier, m, nullptr);
+    ompt::join_barrier_leave(m, nullptr);
     ompt::implicit_task_end(m, team, m->tid);
   }
   // acq_rel: releases this member's writes to the master (which acquires).
@@ -670,7 +672,9 @@ void close_region(Thread* me, Team* team) {
   bool tool = ompt::on();
   if (tool) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, me, team->ompt.ra);
   if (team->nthreads > 1) end_part(team);
-  bool early = team->outermost && !team->gang_key;
+  // With a tool attached the master waits for every member to leave: their
+  // last callbacks (barrier end, implicit task end) come before the region's end.
+  bool early = team->outermost && !team->gang_key && !tool;
   // acquire: pairs with the members' acq_rel decrements (and end_part's).
   help_until(
       me,
@@ -682,7 +686,7 @@ void close_region(Thread* me, Team* team) {
       "its team's threads at the end of the region (join)");
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   if (tool) [[unlikely]] {
-    ompt::sync_leave(ompt::kImplicitBarrier, me, team->ompt.ra);
+    ompt::join_barrier_leave(me, team->ompt.ra);
     ompt::implicit_task_end(me, team, 0);
   }
   if (team->probe) forget_rescues_if_probe_passed(team);
