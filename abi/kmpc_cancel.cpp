@@ -1,13 +1,18 @@
 // __kmpc_* cancellation entry points. cncl_kind: 1 parallel, 2 loop,
 // 3 sections, 4 taskgroup (kmp.h's cancel_kind_t), as the runtime takes them.
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
 using namespace bobbin::abi;
 
-BOBBIN_EXPORT kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) { return rt::cancel(kind); }
+BOBBIN_EXPORT kmp_int32 __kmpc_cancel(ident_t*, kmp_int32, kmp_int32 kind) {
+  BOBBIN_TRACED(traced_cancel(kind, BOBBIN_RA));
+  return rt::cancel(kind);
+}
 BOBBIN_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 kind) {
+  BOBBIN_TRACED(traced_cancellation_point(kind, BOBBIN_RA));
   return rt::cancellation_point(kind);
 }
 BOBBIN_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t*, kmp_int32) { return rt::cancel_barrier(); }

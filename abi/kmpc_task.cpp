@@ -186,8 +186,12 @@ BOBBIN_EXPORT void __kmpc_omp_task_begin_if0(ident_t*, kmp_int32, kmp_task_t* ta
   BOBBIN_OMPT_ENTRY;
   rt::task_begin_undeferred(task);
   // The program runs the body itself, from the caller's frame (the one this
-  // function's frame pointer saved).
-  if (rt::ompt::on()) [[unlikely]] rt::ompt::set_exit_frame(*static_cast<void**>(__builtin_frame_address(0)));
+  // function's frame pointer saved); the creating task stays in the runtime
+  // (its enter frame) until __kmpc_omp_task_complete_if0.
+  if (rt::ompt::on()) [[unlikely]] {
+    rt::ompt::set_exit_frame(*static_cast<void**>(__builtin_frame_address(0)));
+    bobbin_ompt_entry_.task = nullptr;
+  }
 }
 BOBBIN_EXPORT void __kmpc_omp_task_complete_if0(ident_t*, kmp_int32, kmp_task_t* task) {
   rt::task_end_undeferred(task);

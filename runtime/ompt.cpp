@@ -878,6 +878,36 @@ void traced_reduce_end(bool blocking, const void* ra) {
   if (owed) reduction(ompt_scope_end, th, ra);
 }
 
+namespace {
+int cancel_flag(int kind) {
+  switch (kind) {
+    case 1: return ompt_cancel_parallel;
+    case 2: return ompt_cancel_loop;
+    case 3: return ompt_cancel_sections;
+    case 4: return ompt_cancel_taskgroup;
+    default: return 0;
+  }
+}
+}  // namespace
+
+bool traced_cancel(int kind, const void* ra) {
+  bool done = rt::cancel(kind);
+  if (done) cancel(current_thread_fast(), cancel_flag(kind) | ompt_cancel_activated, ra);
+  return done;
+}
+
+bool traced_cancellation_point(int kind, const void* ra) {
+  bool seen = rt::cancellation_point(kind);
+  if (seen) cancel(current_thread_fast(), cancel_flag(kind) | ompt_cancel_detected, ra);
+  return seen;
+}
+
+void task_discarded(Thread* th, Task* t) {
+  (void)th;
+  if (auto f = OMPT_CB(ompt_callback_cancel))
+    f(&t->ompt.data, ompt_cancel_taskgroup | ompt_cancel_discarded_task, nullptr);
+}
+
 void traced_flush(const void* ra) {
   if (Thread* th = here()) flush(th, ra);
 }

@@ -150,6 +150,11 @@ bool traced_single_begin(const void* ra);
 void traced_single_end(const void* ra);
 bool traced_single_start(const void* ra);  // gcc's single: begin and end in one call
 void traced_flush(const void* ra);  // the callback only
+// cancel and cancellation point (kind: 1 parallel, 2 loop, 3 sections, 4
+// taskgroup); a task discarded because its group or region was cancelled.
+bool traced_cancel(int kind, const void* ra);
+bool traced_cancellation_point(int kind, const void* ra);
+void task_discarded(Thread* th, Task* t);
 // A worksharing construct's begin or end, and a dispatched chunk (its first
 // iteration), on the current thread.
 void work_here(ompt_work_t kind, ompt_scope_endpoint_t ep, uint64_t count, const void* ra);

@@ -198,6 +198,13 @@ void finish(Thread* th, Task* t) {
 // part. A submission of a running task is such a continuation: it is only
 // noted (requeued) and the task is queued once its routine has returned, so
 // two threads never run it at once.
+// How a task's body ended, for a tool: waiting for its detach event, in a
+// cancelled group or region, or complete.
+ompt_task_status_t end_status(const Task* t) {
+  if (t->detachable && t->completion_left.load(memory_order_acquire) > 1) return ompt_task_detach;
+  return task_cancelled(t) ? ompt_task_cancel : ompt_task_complete;
+}
+
 void execute(Thread* th, Task* t) {
   Task* prev = th->current_task;
   th->current_task = t;
@@ -210,6 +217,7 @@ void execute(Thread* th, Task* t) {
     ra = ompt::user_code_begin(th);
   }
   if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
+  else if (tool) [[unlikely]] ompt::task_discarded(th, t);
   if (tool) [[unlikely]] {
     ompt::user_code_end(th, t, ra);
     t->ompt.sched_parent = nullptr;
@@ -224,9 +232,7 @@ void execute(Thread* th, Task* t) {
     return;
   }
   if (tool) [[unlikely]]
-    ompt::task_schedule(t, t->detachable && t->completion_left.load(memory_order_acquire) > 1 ? ompt_task_detach
-                                                                                              : ompt_task_complete,
-                        prev);
+    ompt::task_schedule(t, end_status(t), prev);
   if (t->cleanup) t->cleanup(t->payload(), th->gtid);
   // Only a detachable task's count has a second holder (the event).
   if (!t->detachable || t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
@@ -374,9 +380,11 @@ bool run_now_at(Thread* th, Team* team, uint32_t depth, int priority, int affini
 bool run_now(Thread* th, const Task* t) { return run_now_at(th, t->team, t->depth, t->priority, t->affinity_list); }
 
 // A task's type bits for a tool.
+// Undeferred as libomp counts it: if(0), or created in a final task or in a
+// team of one (those run at once).
 int task_type(const Task* t, bool undeferred) {
   int type = ompt_task_explicit;
-  if (undeferred) type |= ompt_task_undeferred;
+  if (undeferred || (t->parent && t->parent->final_) || t->team->nthreads == 1) type |= ompt_task_undeferred;
   if (!t->tied) type |= ompt_task_untied;
   if (t->final_) type |= ompt_task_final;
   return type;
@@ -591,10 +599,10 @@ void task_end_undeferred(void* payload) {
     th->current_task = t->parent;
   }
   if (t->cleanup) t->cleanup(payload, th->gtid);
-  if (ompt::on()) [[unlikely]]
-    ompt::task_schedule(t, t->detachable && t->completion_left.load(memory_order_acquire) > 1 ? ompt_task_detach
-                                                                                              : ompt_task_complete,
-                        t->parent);
+  if (ompt::on()) [[unlikely]] {
+    ompt::task_schedule(t, end_status(t), t->parent);
+    t->parent->ompt.frame.enter_frame = ompt_frame_t{}.enter_frame;  // set at its begin (abi)
+  }
   // Only a detachable task's count has a second holder (the event).
   if (!t->detachable || t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
