@@ -67,9 +67,13 @@ BOBBIN_EXPORT void GOMP_scope_start(uintptr_t* reductions) {
 // The error directive at execution (OpenMP 5.1). msglen is the message's
 // length, or kMsgNulTerminated for a C string.
 BOBBIN_EXPORT void GOMP_warning(const char* msg, size_t msglen) {
+  if (rt::ompt::on()) [[unlikely]]
+    rt::ompt::error(false, msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, BOBBIN_RA);
   rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, false, true);
 }
 BOBBIN_EXPORT void GOMP_error(const char* msg, size_t msglen) {
+  if (rt::ompt::on()) [[unlikely]]
+    rt::ompt::error(true, msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, BOBBIN_RA);
   rt::error_directive(msg, msg && msglen == kMsgNulTerminated ? strlen(msg) : msglen, true, true);
 }
 

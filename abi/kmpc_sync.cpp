@@ -95,11 +95,17 @@ BOBBIN_EXPORT kmp_int32 __kmpc_barrier_master_nowait(ident_t*, kmp_int32) {
 
 // scope (OpenMP 5.1): the construct's barrier and reductions are separate
 // calls; the begin and end only mark it for tools, as in libomp.
-BOBBIN_EXPORT void __kmpc_scope(ident_t*, kmp_int32, void*) {}
-BOBBIN_EXPORT void __kmpc_end_scope(ident_t*, kmp_int32, void*) {}
+BOBBIN_EXPORT void __kmpc_scope(ident_t*, kmp_int32, void*) {
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::work_here(ompt_work_scope, ompt_scope_begin, 1, BOBBIN_RA);
+}
+BOBBIN_EXPORT void __kmpc_end_scope(ident_t*, kmp_int32, void*) {
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::work_here(ompt_work_scope, ompt_scope_end, 1, BOBBIN_RA);
+}
 
 // The error directive at execution time: severity 1 warning, 2 fatal.
 BOBBIN_EXPORT void __kmpc_error(ident_t*, int severity, const char* message) {
+  if (rt::ompt::on()) [[unlikely]]
+    rt::ompt::error(severity == 2, message, message ? strlen(message) : 0, BOBBIN_RA);
   rt::error_directive(message, message ? strlen(message) : 0, severity == 2, false);
 }
 

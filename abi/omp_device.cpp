@@ -1,6 +1,7 @@
 // Device, tool and interop queries (omp.h) of a host-only runtime: each calls
 // runtime/device.cpp through api.hpp.
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "omp.h"
 #include "runtime/api.hpp"
 
@@ -16,6 +17,8 @@ BOBBIN_EXPORT int omp_get_device_num(void) { return rt::device_num(); }
 BOBBIN_EXPORT int omp_get_default_device(void) { return rt::default_device(); }
 BOBBIN_EXPORT void omp_set_default_device(int device) { rt::set_default_device(device); }
 BOBBIN_EXPORT int omp_control_tool(int command, int modifier, void* arg) {
+  BOBBIN_OMPT_ENTRY;
+  if (rt::ompt::on()) return rt::ompt::control_tool(uint64_t(command), uint64_t(modifier), arg, rt::ompt::return_address());
   return rt::control_tool(command, modifier, arg);
 }
 

@@ -43,8 +43,11 @@ F cb(ompt_callbacks_t e) {
 }
 #define OMPT_CB(name) cb<name##_t>(name)
 
+// The current OpenMP thread, for the inquiry functions: none while no tool
+// is active (a tool whose initializer declined may still call them).
 Thread* here() {
   if (t_ending) return t_ending;
+  if (!on()) return nullptr;
   ult::Fiber* f = ult::Worker::current_fiber();
   return f ? static_cast<Thread*>(f->user()) : nullptr;
 }
@@ -125,11 +128,11 @@ int get_partition_place_nums(int size, int* nums) {
   if (nums && size >= n) rt::partition_place_nums(nums);
   return n;
 }
-int get_proc_id() { return sched_getcpu(); }
+int get_proc_id() { return here() ? sched_getcpu() : -1; }
 
 int get_state(ompt_wait_id_t* wait_id) {
   Thread* th = here();
-  if (!th) return ompt_state_undefined;
+  if (!th) return on() ? ompt_state_undefined : ompt_state_work_serial;
   if (wait_id) *wait_id = th->ompt.wait_id;
   return th->ompt.state;
 }
@@ -214,21 +217,20 @@ const Named kMutexImpls[] = {
 #undef BOBBIN_OMPT_IMPL
 };
 
+// ompt_state_undefined starts the enumeration and is not one of its states.
 int enumerate_states(int current, int* next, const char** name) {
-  if (current == ompt_state_undefined) {
-    *next = kStates[0].value;
-    *name = kStates[0].name;
-    return 1;
-  }
   std::size_t n = sizeof kStates / sizeof kStates[0];
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    if (kStates[i].value == current) {
-      *next = kStates[i + 1].value;
-      *name = kStates[i + 1].name;
-      return 1;
-    }
+  std::size_t i = 0;
+  if (current != ompt_state_undefined) {
+    while (i < n && kStates[i].value != current) ++i;
+    if (i == n) return 0;
+    ++i;
   }
-  return 0;
+  while (i < n && kStates[i].value == ompt_state_undefined) ++i;
+  if (i == n) return 0;
+  *next = kStates[i].value;
+  *name = kStates[i].name;
+  return 1;
 }
 
 int enumerate_mutex_impls(int current, int* next, const char** name) {
@@ -700,6 +702,10 @@ int control_tool(uint64_t command, uint64_t modifier, void* arg, const void* ra)
   auto f = OMPT_CB(ompt_callback_control_tool);
   if (!f) return omp_control_tool_nocallback;
   return f(command, modifier, arg, ra);
+}
+
+void error(bool fatal, const char* message, std::size_t length, const void* ra) {
+  if (auto f = OMPT_CB(ompt_callback_error)) f(fatal ? ompt_fatal : ompt_warning, message, length, ra);
 }
 
 void set_state(Thread* th, ompt_state_t s, ompt_wait_id_t wait_id) {

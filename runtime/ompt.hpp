@@ -12,6 +12,8 @@
 
 #include <omp-tools.h>
 
+#include <cstddef>
+
 #include "ult/atomic.hpp"
 
 namespace bobbin::rt {
@@ -128,6 +130,7 @@ void lock_destroy(ompt_mutex_t kind, const void* wait_id, const void* ra);
 void cancel(Thread* th, int flags, const void* ra);
 void flush(Thread* th, const void* ra);
 int control_tool(uint64_t command, uint64_t modifier, void* arg, const void* ra);
+void error(bool fatal, const char* message, std::size_t length, const void* ra);  // the error directive
 void set_state(Thread* th, ompt_state_t s, ompt_wait_id_t wait_id = 0);
 
 // The lock routines, critical and barrier with their callbacks, for the
