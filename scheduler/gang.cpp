@@ -247,6 +247,13 @@ void run_earlier_gangs(uint64_t key) {
   if (!w || id < 0) return;
   WorkerGangs& s = g_workers[id];
   const GangKey& k = *key_of(key);
+  // A preemption on this worker: the monitor found it held outside the
+  // runtime by a fiber that never reached a scheduling point (maybe an
+  // earlier gang's member waiting for this very gang, in user code, which
+  // the gang order cannot serve). From then on its fibers take turns, as
+  // kernel threads would, and this master stops waiting for the earlier
+  // gangs (G4 is given up for this fork).
+  uint64_t preempted = w->preemptions();
   auto earlier_unfinished = [&] {
     SpinGuard g(s.lock);
     for (const GangKey* a : s.active)
@@ -254,6 +261,7 @@ void run_earlier_gangs(uint64_t key) {
     return false;
   };
   for (;;) {
+    if (w->preemptions() != preempted) return;
     // Only members that may start count: one held back by G3 waits for an
     // earlier gang that this master is itself part of (an enclosing gang),
     // which cannot finish before this master does.
@@ -301,6 +309,18 @@ void gang_fiber_taken(ult::Worker& w, ult::Fiber* f) {
   SpinGuard g(s.lock);
   erase_one(s.reserved, k);
   s.active.push_back(k);
+}
+
+// The monitor moves a member reserved on w, not started, to a spare (a
+// kernel thread outside the pool, which hosts no gang): w no longer hosts it.
+bool gang_fiber_rescued(ult::Worker& w, ult::Fiber* f) {
+  if (!w.in_pool()) return true;
+  WorkerGangs& s = g_workers[w.id()];
+  GangKey* k = key_of(f->order_key());
+  SpinGuard g(s.lock);
+  erase_one(s.reserved, k);
+  s.load.fetch_sub(1, memory_order_relaxed);
+  return true;
 }
 
 void gang_fiber_finished(ult::Worker& w, ult::Fiber* f) {

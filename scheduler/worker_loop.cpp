@@ -13,6 +13,7 @@ namespace bobbin::sched {
 bool may_start(ult::Worker& w, ult::Fiber* f);
 void gang_fiber_taken(ult::Worker& w, ult::Fiber* f);
 void gang_fiber_finished(ult::Worker& w, ult::Fiber* f);
+bool gang_fiber_rescued(ult::Worker& w, ult::Fiber* f);
 
 namespace {
 
@@ -59,7 +60,8 @@ void wake_one_sleeper(ult::Worker* except) {
 }  // namespace
 
 void install_worker_loop() {
-  ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work, &may_start, &key_before, &gang_fiber_taken, &gang_fiber_finished});
+  ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work, &may_start, &key_before, &gang_fiber_taken, &gang_fiber_finished,
+                                     /*rescued=*/nullptr, &gang_fiber_rescued});
 }
 
 // The dedicated pool worker (ult::Worker::dedicated) with the fewest queued

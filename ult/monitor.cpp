@@ -184,8 +184,12 @@ uint64_t patience_ns(bool blocked, bool hot) {
 // Moves the not-started movable fibers queued on w to spares, one each.
 void move_to_spares(Worker& w) {
   for (;;) {
-    // Keyed fibers are gang members: their worker is reserved (gang.cpp).
-    Fiber* f = w.steal_unstarted([](Fiber* c) { return c->order_key() == 0; });
+    // Keyed fibers are gang members, reserved on this worker: the scheduler
+    // gives their place up (the worker is held outside the runtime, maybe by
+    // a fiber of another gang that waits for this very member).
+    Fiber* f = w.steal_unstarted([&w](Fiber* c) {
+      return c->order_key() == 0 || (work_hooks().keyed_rescued && work_hooks().keyed_rescued(w, c));
+    });
     if (!f) return;
     Worker* spare = Worker::take_spare();
     if (!spare) {
@@ -252,7 +256,10 @@ void* monitor_main(void*) {
       uint64_t p = w.progress();
       sum += p;
       waiting += w.waiting_fibers();
-      bool queued = w.has_runnable_queued();
+      // Queued behind the running fiber: runnable ones, and gang members that
+      // may not start here yet (a stuck earlier gang holds the worker: they
+      // go to spares, step 1).
+      bool queued = w.has_runnable_queued() || w.ready_count() != 0;
       queued_anywhere |= queued;
       if (p != s.progress) {
         s.progress = p;

@@ -255,6 +255,7 @@ void Worker::preempt_running() {
   // Null: the thread is still starting (the signal can come before its idle loop).
   if (!f || f == &idle_ || !has_runnable_queued()) return;
   if (g_hooks.rescued) g_hooks.rescued(f);
+  preempts_.store(preempts_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   switch_away(&after_yield, nullptr);
 }
 

@@ -72,6 +72,10 @@ struct WorkHooks {
   // handler (on f's own thread) for a preempted one: async-signal-safe and
   // lock-free.
   void (*rescued)(Fiber* f) = nullptr;
+  // The progress monitor takes a not-started fiber with an order key off a
+  // stuck worker w, to start it on a spare (called with w's run-queue lock
+  // held: leaf locks only). True: the scheduler gave up its place on w.
+  bool (*keyed_rescued)(Worker& w, Fiber* f) = nullptr;
 };
 const WorkHooks& work_hooks();
 // Sets WorkHooks::rescued alone (the runtime's, installed after the scheduler's hooks).
@@ -202,6 +206,9 @@ class alignas(kCacheLine) Worker {
   // (preempt_linux.cpp sends the signal); the handler takes the request.
   void request_preempt() { preempt_req_.store(1, memory_order_release); }
   bool take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire) == 1; }
+  // Fibers the monitor preempted on this worker so far (written by the
+  // worker's own thread, in the signal handler; read there too).
+  uint64_t preemptions() const { return preempts_.load(memory_order_relaxed); }
   // Whether this worker's thread blocks inside one of the runtime's own
   // waits for the program's blocking calls (block_linux.cpp), which take
   // the preemption signal's EINTR as a cue to look again rather than
@@ -307,6 +314,7 @@ class alignas(kCacheLine) Worker {
   Atomic<Fiber*> running_hint_{nullptr};
   Atomic<bool> running_started_{false};  // the running fiber is a started fiber (not idle, not a root)
   Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
+  Atomic<uint64_t> preempts_{0};     // preempt_running's count (own thread)
   Atomic<uint32_t> signal_safe_wait_{0};  // see in_signal_safe_wait
   Atomic<bool> yield_req_{false};    // set by the monitor, taken at a scheduling point (yield_if_asked)
 };
