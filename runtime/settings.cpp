@@ -530,7 +530,7 @@ const Row kRows[] = {
      },
      [](const Settings& st) { return st.trace_file; },
      "a file to write, at exit, a Chrome/Perfetto trace of what the scheduler did (fibers, tasks, steals, gangs, "
-     "sleeps); tools/bobbin-trace summarises it",
+     "sleeps; %p in it stands for the process id); tools/bobbin-trace summarises it",
      true},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },

@@ -6,7 +6,10 @@
 // team's identity is read-only while the team has members.
 #include "runtime/trace.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <string>
 
 #include "config.hpp"
 #include "runtime/settings.hpp"
@@ -48,8 +51,11 @@ void args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Json& o
 }  // namespace
 
 void trace_init() {
-  const std::string& path = settings().trace_file;
+  std::string path = settings().trace_file;
   if (path.empty()) return;
+  // "%p" stands for the process id: every process that loads Bobbin with the
+  // variable set writes its own file (a program that starts others).
+  for (std::size_t at; (at = path.find("%p")) != std::string::npos;) path.replace(at, 2, std::to_string(getpid()));
   if (!ult::trace::start(path.c_str(), "BOBBIN_TRACE")) return;
   ult::trace::describe_fibers({&label, &title, &args});
   ult::trace::add_meta("bobbin_version", BOBBIN_VERSION);
