@@ -1,12 +1,13 @@
 // The trace recorder's storage: one buffer per kernel thread, written only
 // by that thread, read at exit by the exporter (trace_json.cpp).
 //
-// The problem. The events worth seeing (a fiber switch, a steal, a task
-// taken from a list) happen millions of times a second on every worker, and
-// recording them must not change what is recorded: no lock, no allocation
-// per event, no shared cache line written by two threads. And the trace is
-// wanted exactly when a program ends badly, including exit() from inside a
-// parallel region, while other workers still run.
+// The problem. The events worth seeing (a fiber switch, and whatever the
+// layers above record: work taken from a queue, work run) happen millions
+// of times a second on every worker, and recording them must not change
+// what is recorded: no lock, no allocation per event, no shared cache line
+// written by two threads. And the trace is
+// wanted exactly when a program ends badly, including exit() called by a
+// fiber while other workers still run.
 //
 // Rejected designs. (1) A global ring with an atomic index: every event
 // would write one contended line. (2) Per-worker rings that overwrite the

@@ -3,9 +3,9 @@
 // kernel thread's track, "X" events for spans, "i" events for instants,
 // times in microseconds from the start of tracing).
 //
-// It runs once, at exit (an atexit handler, so also when the program calls
-// exit() from inside a parallel region, on that fiber), while other workers
-// may still record: it reads each chunk up to the count published with
+// It runs once, at exit (an atexit handler: also when a fiber calls exit(),
+// on that fiber), while other workers may still record: it reads each
+// chunk up to the count published with
 // release (trace.cpp, T2), and the two words a coalesced event updates
 // later as relaxed atomics. It holds the track lock throughout, which also
 // keeps the calling fiber from being preempted (preempt_linux.cpp never
@@ -17,9 +17,9 @@
 //     fiber describer (the layer that owns the fibers), "idle" for the
 //     worker's idle loop; a fiber that left because it parked adds a "park"
 //     instant at the cut.
-//   - A span that names a fiber (a task, a gang wait) is cut to the slices
-//     in which that fiber ran: the fiber may have parked or yielded in
-//     between, and a viewer needs the spans of one track nested. Each piece
+//   - A span that names a fiber (work the layers above time) is cut to the
+//     slices in which that fiber ran: the fiber may have parked or yielded
+//     in between, and a viewer needs the spans of one track nested. Each piece
 //     carries "part" and "parts" when there are several.
 //   - Everything else is written as recorded.
 #include <errno.h>
