@@ -523,6 +523,15 @@ const Row kRows[] = {
      "whether a thread that creates a task may run it at once instead of queueing it (false: every deferrable "
      "task is queued, however many wait)",
      true},
+    {"BOBBIN_TRACE", "no trace",
+     [](const std::string& v, Settings& st) {
+       st.trace_file = v;
+       return !v.empty();
+     },
+     [](const Settings& st) { return st.trace_file; },
+     "a file to write, at exit, a Chrome/Perfetto trace of what the scheduler did (fibers, tasks, steals, gangs, "
+     "sleeps; %p in it stands for the process id); tools/bobbin-trace summarises it",
+     true},
     {"BOBBIN_TOPOLOGY", "the real machine", [](const std::string&, Settings&) { return true; },
      [](const Settings&) { const char* v = getenv("BOBBIN_TOPOLOGY"); return std::string(v ? v : ""); },
      "an hwloc synthetic topology to model (read by the scheduler)", true},

@@ -57,6 +57,7 @@ struct Settings {
   int stuck_us = 2000;               // BOBBIN_STUCK_US: a worker held this long with fibers queued is rescued
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
   bool task_throttling = true;       // KMP_ENABLE_TASK_THROTTLING: a creator may run a new task at once (task.cpp)
+  std::string trace_file;            // BOBBIN_TRACE: where the scheduler trace goes at exit (trace.cpp); empty: none
 };
 
 // Parses the environment (once). Bad values warn and keep the default.

@@ -26,6 +26,7 @@
 #include "runtime/places.hpp"
 #include "runtime/progress.hpp"
 #include "runtime/thread_local_data.hpp"
+#include "runtime/trace.hpp"
 
 #include <pthread.h>
 
@@ -213,6 +214,7 @@ void after_fork_in_child() {
 
 void initialize() {
   const Settings& st = settings();
+  trace_init();  // before the pool: every worker's track starts with it
   ult::set_stack_size(st.stacksize);
   apply_wait_settings();
   g_num_procs = int(ult::allowed_cpus().size());
@@ -252,6 +254,7 @@ void initialize() {
   g_initial = t;
   g_bound[0] = t;
   ult::Worker::current_fiber()->set_user(t);
+  trace_thread_changed(t);
   report_at_startup();
   ompt::start(t);
 }
@@ -460,6 +463,7 @@ void restore_context(Thread* me, Team* team) {
   me->single_seq = s.single_seq;
   me->red_seq = s.red_seq;
   me->cursor = s.cursor;
+  if (ult::trace::on()) trace_thread_changed(me);
 }
 
 void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv, const Binding& binding) {
@@ -474,6 +478,7 @@ void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv, const Bind
   keep_or_set(t->current_task, &team->implicit[std::size_t(tid)]);
   keep_or_set(t->pushed_nthreads, 0);
   keep_or_set(t->pushed_bind, -1);
+  if (ult::trace::on()) trace_thread_changed(t);
 }
 
 // Steps 1-2 of fork, shared by active and serialized regions.
@@ -555,6 +560,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   keep_or_set(team->active_level, me->team->active_level + (n > 1 ? 1 : 0));
   keep_or_set(team->nthreads, n);
   keep_or_set(team->body, body);
+  if (ult::trace::on()) team->trace_id = next_team_trace_id();
   team->barrier.reset(n, ult::Worker::current());
   team->end_pending.store(n, memory_order_relaxed);
   team->join_pending.store(n - 1, memory_order_relaxed);

@@ -81,6 +81,7 @@ struct alignas(kCacheLine) Thread {
   LoopCursor cursor;         // the dynamic loop this thread is in
   Task* current_task = nullptr;  // the task this thread is executing (its implicit task at first)
   uint32_t inline_depth = 0;     // tasks run at their creation nested on this stack (task.cpp)
+  uint64_t traced_tasks = 0;     // tasks this thread ran while tracing (task.cpp); this thread only
   int list_worker_id = -1;       // the id of the worker list_index was computed for, -1 off a worker (task.cpp)
   int list_index = -1;           // that worker's task list
   Binding binding;           // place and partition; this thread only
@@ -129,6 +130,7 @@ struct alignas(kCacheLine) Team {
   int league_num = 0;        // host teams: this team's number in its league (level-0 teams only)
   int league_size = 1;       // host teams: teams in the league
   uint64_t gang_key = 0;     // the gang this team is (0: not gang-scheduled)
+  uint32_t trace_id = 0;     // this region's number in the trace (trace.cpp; 0 while tracing is off)
   int threads_reserved = 0;  // threads the fork reserved in its contention group, given back at the join
   ContentionGroup* cg = nullptr;  // the contention group (null: the program's own)
   RegionBody body{};

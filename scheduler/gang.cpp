@@ -83,6 +83,7 @@
 #include "ult/atomic.hpp"
 #include "ult/log.hpp"
 #include "ult/spinlock.hpp"
+#include "ult/trace.hpp"
 #include "ult/worker.hpp"
 
 namespace bobbin::sched {
@@ -165,6 +166,24 @@ bool may_reserve(WorkerGangs& w, const GangKey& key) REQUIRES(w.lock) {
   return true;
 }
 
+// Trace events (add_gang_trace_kinds): a reservation (instant: gang id,
+// depth, threads asked; the workers reserved, the creator's first) and a
+// fork's wait for earlier gangs (G4; a span: gang id, depth).
+uint16_t k_reserve, k_wait;
+
+void reservation_args(const ult::trace::Record& r, const uint32_t* list, int n, ult::trace::Json& o) {
+  o.num("gang", r.a[0]);
+  o.num("depth", r.a[1]);
+  o.num("asked", r.a[2]);
+  o.num("got", uint64_t(n));
+  o.nums("workers", list, n);
+}
+
+void wait_args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Json& o) {
+  o.num("gang", r.a[0]);
+  o.num("depth", r.a[1]);
+}
+
 std::string path_text(const GangKey& k) {
   std::string s;
   for (std::size_t i = 0; i < k.path.size(); ++i) s += (i ? "." : "") + std::to_string(k.path[i]);
@@ -175,10 +194,19 @@ std::string path_text(const GangKey& k) {
 
 bool key_before(uint64_t a, uint64_t b) { return before(*key_of(a), *key_of(b)); }
 
+uint64_t gang_id(uint64_t key) { return key ? key_of(key)->path.back() : 0; }
+int gang_depth(uint64_t key) { return key ? int(key_of(key)->path.size()) : 0; }
+
+void add_gang_trace_kinds() {
+  k_reserve = ult::trace::add_kind({"gang reservation", "gang", ult::trace::Shape::Instant, nullptr, &reservation_args});
+  k_wait = ult::trace::add_kind({"gang wait", "gang", ult::trace::Shape::Span, nullptr, &wait_args});
+}
+
 void lock_reservations() { g_reserve.lock(); }
 void unlock_reservations() { g_reserve.unlock(); }
 
 GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, bool pool_only) NO_THREAD_SAFETY_ANALYSIS {
+  int asked = want;
   auto* key = new GangKey;
   if (enclosing) key->path = key_of(enclosing)->path;
   key->path.push_back(g_next_gang++);
@@ -209,6 +237,11 @@ GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, b
   key->refs.store(int(r.workers.size()), memory_order_relaxed);  // published by the locks
   for (int i = n; i-- > 0;) g_workers[i].lock.unlock();
   r.key = handle_of(key);
+  if (ult::trace::on()) {
+    std::vector<uint32_t> ws(r.workers.begin(), r.workers.end());
+    ult::trace::instant_list(k_reserve, uint32_t(key->path.back()), uint32_t(key->path.size()), uint32_t(asked),
+                             ws.data(), int(ws.size()), false);
+  }
   return r;
 }
 
@@ -260,18 +293,24 @@ void run_earlier_gangs(uint64_t key) {
       if (before(*a, k) && !encloses(*a, k)) return true;
     return false;
   };
+  uint64_t waited_from = 0;  // traced: when the wait began (0: no wait yet)
   for (;;) {
     if (w->preemptions() != preempted) return;
     // Only members that may start count: one held back by G3 waits for an
     // earlier gang that this master is itself part of (an enclosing gang),
     // which cannot finish before this master does.
-    if (w->startable_before(key)) {
+    bool startable = w->startable_before(key);
+    if (startable || earlier_unfinished()) {
+      if (ult::trace::on() && !waited_from) waited_from = ult::trace::now();
+    } else {
+      if (waited_from) ult::trace::span(k_wait, waited_from, uint32_t(k.path.back()), uint32_t(k.path.size()));
+      return;
+    }
+    if (startable) {
       ult::Worker::yield();  // G3: the first queued key runs first
-    } else if (earlier_unfinished()) {
+    } else {
       if (w->ready_count() != 0) ult::Worker::yield();
       else ult::Worker::relax();  // it is parked: wait for it to be made ready
-    } else {
-      return;
     }
   }
 }

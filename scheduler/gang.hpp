@@ -65,6 +65,14 @@ GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, b
   return r;
 }
 
+// A gang's own id and its depth (1 for a gang in no other gang), while its
+// key is valid; 0 for key 0.
+uint64_t gang_id(uint64_t key);
+int gang_depth(uint64_t key);
+// Registers the gang scheduler's trace events (scheduler/worker_loop.cpp,
+// when tracing is on).
+void add_gang_trace_kinds();
+
 // Every worker's gangs, for a watchdog report: one line per worker, the
 // paths (ids joined by '.') of the gangs active there, then of those
 // reserved there and not started.

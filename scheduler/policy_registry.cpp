@@ -54,6 +54,20 @@ int lca_depth(const TopoNode* a, const TopoNode* b) {
 }
 }  // namespace
 
+Level meeting_level(const Placement& p, int from, int to) {
+  std::size_t n = p.list_nodes.size();
+  if (from < 0 || to < 0 || std::size_t(from) >= n || std::size_t(to) >= n) return Level::Machine;
+  const TopoNode* a = p.list_nodes[std::size_t(from)];
+  const TopoNode* b = p.list_nodes[std::size_t(to)];
+  while (a->depth > b->depth) a = a->parent;
+  while (b->depth > a->depth) b = b->parent;
+  while (a != b) {
+    a = a->parent;
+    b = b->parent;
+  }
+  return a->level;
+}
+
 Placement make_placement(const Topology& topo, Level level) {
   Placement p;
   p.level = level;
@@ -69,6 +83,7 @@ Placement make_placement(const Topology& topo, Level level) {
     p.list_of_pu.push_back(it->second);
   }
   p.num_lists = int(nodes.size());
+  p.list_nodes = nodes;
   // Worker k runs on core k (one place per core): its first PU, in tree order.
   int pu = 0;
   for (const auto& place : topo.core_places()) {

@@ -25,6 +25,7 @@ struct Placement {
   std::vector<int> numa_of_worker_core;  // core k -> its NUMA domain (0.. number of domains - 1)
   // Lists ordered by tree distance from each list (nearest first, itself excluded).
   std::vector<std::vector<int>> nearest;
+  std::vector<const TopoNode*> list_nodes;  // list -> the tree node it hangs on (the topology is never freed)
   Level level = Level::PU;
   int list_of_worker(int worker) const {
     if (first_pu_of_worker_core.empty()) return 0;
@@ -87,6 +88,9 @@ const std::vector<PolicyRow>& policy_rows();
 // The policy BOBBIN_STEAL names (warns and uses the default if unknown).
 std::unique_ptr<StealPolicy> make_policy_from_env();
 std::unique_ptr<StealPolicy> make_policy(const std::string& name);  // null if unknown
+// The level of the smallest tree node above both lists: how far a thief on
+// list `from` reaches to steal from list `to` (Machine when unknown).
+Level meeting_level(const Placement& p, int from, int to);
 // Builds the placement of lists at `level` (BOBBIN_TASKLIST) on `topo`.
 Placement make_placement(const Topology& topo, Level level);
 

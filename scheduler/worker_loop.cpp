@@ -6,6 +6,7 @@
 #include "scheduler/worker_loop.hpp"
 
 #include "scheduler/gang.hpp"
+#include "ult/trace.hpp"
 
 namespace bobbin::sched {
 
@@ -16,6 +17,16 @@ void gang_fiber_finished(ult::Worker& w, ult::Fiber* f);
 bool gang_fiber_rescued(ult::Worker& w, ult::Fiber* f);
 
 namespace {
+
+// Traced: a fiber that had not started taken from another worker's queue
+// (an instant on the thief's track: the victim worker, and the gang of the
+// fiber if it is a gang member).
+uint16_t k_fiber_steal;
+
+void fiber_steal_args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Json& o) {
+  o.num("victim_worker", r.a[0]);
+  if (r.a[1]) o.num("gang", r.a[1]);
+}
 
 ult::Fiber* find_work(ult::Worker& self) {
   int n = ult::Worker::pool_size();
@@ -32,7 +43,10 @@ ult::Fiber* find_work(ult::Worker& self) {
       if (c->pool_only() && !dedicated) return false;
       return c->order_key() == 0 || (pooled && claim_for_steal(me, from, c->order_key()));
     };
-    if (ult::Fiber* f = victim->steal_unstarted(may_take)) return f;
+    if (ult::Fiber* f = victim->steal_unstarted(may_take)) {
+      if (ult::trace::on()) ult::trace::instant(k_fiber_steal, uint32_t(from), uint32_t(gang_id(f->order_key())));
+      return f;
+    }
   }
   return nullptr;
 }
@@ -60,6 +74,10 @@ void wake_one_sleeper(ult::Worker* except) {
 }  // namespace
 
 void install_worker_loop() {
+  if (ult::trace::on()) {
+    k_fiber_steal = ult::trace::add_kind({"steal fiber", "steal", ult::trace::Shape::Instant, nullptr, &fiber_steal_args});
+    add_gang_trace_kinds();
+  }
   ult::install_work_hooks(ult::WorkHooks{&find_work, &has_work, &may_start, &key_before, &gang_fiber_taken, &gang_fiber_finished,
                                      /*rescued=*/nullptr, &gang_fiber_rescued});
 }

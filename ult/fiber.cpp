@@ -9,6 +9,7 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include "ult/log.hpp"
+#include "ult/trace.hpp"
 #include "ult/worker.hpp"
 
 // ThreadSanitizer tracks one call stack and one vector clock per kernel
@@ -118,6 +119,7 @@ void Fiber::prepare(Entry entry, void* user, bool movable) {
   movable_ = movable;
   order_key_ = 0;
   pool_only_ = false;
+  if (trace::on()) trace_id_ = trace::new_fiber_id();  // each run of the fiber is numbered anew
   entry_ = entry;
   user_ = user;
   ctx_ = nullptr;

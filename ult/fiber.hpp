@@ -57,6 +57,10 @@ class Fiber {
   const Stack& stack() const { return stack_; }
   // A kernel thread's own context (no stack of its own here).
   bool native() const { return native_; }
+  // The trace recorder's number for this run of the fiber (ult/trace.hpp;
+  // set when it is prepared, and for a worker's own contexts when the
+  // worker starts); 0 while tracing is off.
+  uint32_t trace_id() const { return trace_id_; }
   FiberState state() const { return static_cast<FiberState>(state_.load(memory_order_acquire)); }
   // acquire: pairs with the release store of Idle after the stack is released
   // (Worker::after_finish), so the owner's next prepare() cannot race it.
@@ -84,6 +88,7 @@ class Fiber {
   std::size_t asan_size_ = 0;
   uint64_t order_key_ = 0;        // written by the owner before queueing; see order_key()
   bool pool_only_ = false;        // see pool_only()
+  uint32_t trace_id_ = 0;         // written by prepare (owner) or the worker that adopts it, before the fiber runs
 };
 
 // The context-switch primitive; implemented in fiber.cpp, the only file that

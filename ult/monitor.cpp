@@ -77,6 +77,7 @@
 #include "ult/log.hpp"
 #include "ult/preempt.hpp"
 #include "ult/thread_info.hpp"
+#include "ult/trace.hpp"
 #include "ult/worker.hpp"
 
 namespace bobbin::ult {
@@ -197,6 +198,7 @@ void move_to_spares(Worker& w) {
       return;
     }
     if (work_hooks().rescued) work_hooks().rescued(f);
+    if (trace::on()) trace::rescued_move(w.id(), spare->id());
     spare->submit(f);
     g_moves.fetch_add(1, memory_order_relaxed);
   }
@@ -222,6 +224,7 @@ void print_report(uint64_t now, const std::vector<Worker*>& workers, const std::
 
 void* monitor_main(void*) {
   t_monitor = true;
+  if (trace::on()) trace::attach_thread("monitor", 3 * Worker::kMaxWorkers);
   std::vector<Worker*> workers;
   std::vector<Seen> seen;  // by position in `workers`: pool workers, then spares (both only grow)
   // While fibers are queued somewhere: one period per patience for a
@@ -304,6 +307,7 @@ void* monitor_main(void*) {
       if (g_set.preempt && w.has_runnable_queued() && signal_unseen(w)) {
         refresh_user_code_ranges();
         if (send_preemption(w)) {
+          if (trace::on()) trace::rescued_preempt(w.id());
           g_preempts.fetch_add(1, memory_order_relaxed);
           s.turns_until = now + kHotNs;
         }

@@ -52,6 +52,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -164,6 +165,7 @@ void Worker::notify() {
   fence_seq_cst();  // producer step 2: pairs with the fence in sleep_if_idle step 2
   if (sleeping_.load(memory_order_relaxed) == 1 && sleeping_.exchange(0, memory_order_acq_rel) == 1) {
     futex_wake(&sleeping_, 1);
+    if (trace::on()) trace::woke_worker(id_);
   }
 }
 
@@ -179,6 +181,7 @@ void Worker::run(Fiber* f) {
   running_hint_.store(f, memory_order_relaxed);
   running_started_.store(!f->native_, memory_order_relaxed);
   BOBBIN_ASSERT(f->home_ == this);
+  if (trace::on()) trace::switched(f, false, trace::Leave::Run);
   // relaxed: only this worker's thread reads Running; unpark compares against Parked.
   f->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
   Fiber* from = running_;
@@ -186,7 +189,7 @@ void Worker::run(Fiber* f) {
   FiberOps::switch_to(from, f, nullptr, nullptr);
 }
 
-void Worker::switch_away(AfterSwitch after, void* arg) {
+void Worker::switch_away(AfterSwitch after, void* arg, trace::Leave why) {
   Fiber* next = pop_ready();
   if (!next) next = &idle_;
   bump_progress();
@@ -198,6 +201,7 @@ void Worker::switch_away(AfterSwitch after, void* arg) {
   running_hint_.store(next, memory_order_relaxed);
   running_started_.store(!next->native_, memory_order_relaxed);
   next->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
+  if (trace::on()) trace::switched(next, next == &idle_, why);
   Fiber* from = running_;
   running_ = next;
   FiberOps::switch_to(from, next, after, arg);
@@ -208,7 +212,7 @@ void Worker::yield() {
   Worker* w = t_current_;
   if (w->ready_len_.load(memory_order_relaxed) == 0) return;
   BOBBIN_ASSERT(w->running_ != &w->idle_);
-  w->switch_away(&after_yield, nullptr);
+  w->switch_away(&after_yield, nullptr, trace::Leave::Yield);
 }
 
 int Worker::waiting_fibers() const {
@@ -222,7 +226,7 @@ int Worker::waiting_fibers() const {
 bool Worker::yield_to_queued() {
   Worker* w = t_current_;
   if (!w || !w->running_ || w->running_ == &w->idle_ || !w->has_runnable_queued()) return false;
-  w->switch_away(&after_yield, nullptr);
+  w->switch_away(&after_yield, nullptr, trace::Leave::Yield);
   return true;
 }
 
@@ -256,7 +260,7 @@ void Worker::preempt_running() {
   if (!f || f == &idle_ || !has_runnable_queued()) return;
   if (g_hooks.rescued) g_hooks.rescued(f);
   preempts_.store(preempts_.load(memory_order_relaxed) + 1, memory_order_relaxed);
-  switch_away(&after_yield, nullptr);
+  switch_away(&after_yield, nullptr, trace::Leave::Preempt);
 }
 
 void Worker::after_yield(Fiber* from, void*) {
@@ -270,7 +274,7 @@ void Worker::park() {
   BOBBIN_ASSERT(self != &w->idle_);
   // Step 1. acquire: pairs with unpark's store, so the waker's writes are seen.
   if (self->permit_.exchange(0, memory_order_acquire) == 1) return;
-  w->switch_away(&after_park, nullptr);
+  w->switch_away(&after_park, nullptr, trace::Leave::Park);
   // Consume the permit that woke us (if any). acquire: as in step 1.
   self->permit_.exchange(0, memory_order_acquire);
 }
@@ -292,13 +296,14 @@ void Worker::unpark(Fiber* f) {
   if (f->state_.load(memory_order_seq_cst) == expect &&
       f->state_.compare_exchange_strong(expect, uint32_t(FiberState::Ready), memory_order_seq_cst)) {
     f->home_->enqueue(f);  // step 2
+    if (trace::on()) trace::woke_fiber(f, f->home_->id_);
   }
 }
 
 void Worker::fiber_main(Fiber* f) {
   f->entry_(f);
   f->state_.store(uint32_t(FiberState::Finished), memory_order_relaxed);
-  t_current_->switch_away(&after_finish, nullptr);
+  t_current_->switch_away(&after_finish, nullptr, trace::Leave::Finish);
   fatal("internal error: a finished fiber was resumed");
 }
 
@@ -369,7 +374,9 @@ void Worker::sleep_if_idle() {
     return;
   }
   // step 4. acquire: pairs with notify's exchange, so the work pushed before it is seen.
+  uint64_t slept_from = trace::on() ? trace::now() : 0;
   while (sleeping_.load(memory_order_acquire) == 1) futex_wait(&sleeping_, 1);
+  if (slept_from) trace::slept(slept_from);
   check_initial_placement();
 }
 
@@ -399,6 +406,7 @@ void* Worker::thread_main(void* self) {
   w->idle_.home_ = w;
   w->running_ = &w->idle_;
   w->running_hint_.store(&w->idle_, memory_order_relaxed);
+  if (trace::on()) w->trace_thread_start(&w->idle_, true);
   w->idle_loop();
   w->stacks_.clear();
   uninstall_guard_for_thread();
@@ -424,7 +432,28 @@ Worker* Worker::adopt_current(int id) {
   w->idle_.prepare(&idle_entry, w);
   w->idle_.home_ = w;
   w->idle_.stack_ = map_stack(256u << 10);  // the idle loop only runs scheduler code
+  if (trace::on()) w->trace_thread_start(&w->root_, false);
   return w;
+}
+
+// The calling thread's track: named after the worker, begun with the
+// context it runs now (its idle loop, or an adopted thread's own context).
+void Worker::trace_thread_start(Fiber* running, bool idle) {
+  char name[48];
+  int sort;
+  if (in_pool()) {
+    snprintf(name, sizeof name, "worker %d", id_);
+    sort = id_;
+  } else if (spare_) {
+    snprintf(name, sizeof name, "spare %d", id_);
+    sort = id_;
+  } else {
+    snprintf(name, sizeof name, "program thread %ld (worker %d)", kernel_tid(), id_);
+    sort = 2 * kMaxWorkers + id_;
+  }
+  trace::attach_thread(name, sort);
+  if (!running->trace_id_) running->trace_id_ = trace::new_fiber_id();
+  trace::switched(running, idle, trace::Leave::Run);
 }
 
 // Ids of workers outside the pool (adopted program threads and spares).

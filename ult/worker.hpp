@@ -11,6 +11,7 @@
 #include "ult/fiber.hpp"
 #include "ult/spinlock.hpp"
 #include "ult/stack_pool.hpp"
+#include "ult/trace.hpp"
 
 namespace bobbin::ult {
 
@@ -259,7 +260,7 @@ class alignas(kCacheLine) Worker {
   static void idle_entry(Fiber* f);
   void idle_loop();
   Fiber* pop_ready();
-  void switch_away(AfterSwitch after, void* arg);
+  void switch_away(AfterSwitch after, void* arg, trace::Leave why);
   void run(Fiber* f);
   void sleep_if_idle();
   bool ordered_startable();
@@ -273,6 +274,7 @@ class alignas(kCacheLine) Worker {
     switches_.store(switches_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
   void became_idle_spare();
+  void trace_thread_start(Fiber* running, bool idle);
   void take_yield_request();
 
   // initial-exec here too, so that every user of current() reads it with one

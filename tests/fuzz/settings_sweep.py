@@ -19,6 +19,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 
 # The bad values: empty, blank, negative, zero, overflowing (64-bit and
 # 32-bit), non-numeric, a number with junk, 5000 characters, non-ASCII, a
@@ -53,6 +54,9 @@ ACCEPTS = {
     'BOBBIN_WATCHDOG': NUMBERS - {'4294967297'},
     'BOBBIN_STUCK_US': {'1000000'},
     'OMP_GANG_SCHED': {'0'},
+    # A file name: every value but the empty ones and one too long for a
+    # name (ENAMETOOLONG) is one. Runs are made in a scratch directory.
+    'BOBBIN_TRACE': set(BAD) - {'', ' ', 'x' * 5000},
 }
 # Values a variable accepts as valid but whose effect the probe cannot
 # survive in bounded time on this machine are left out (none at present).
@@ -83,16 +87,20 @@ def clean_env():
 
 def run_one(a, name, value):
     env = clean_env()
-    env['LD_PRELOAD'] = a.lib
+    env['LD_PRELOAD'] = os.path.abspath(a.lib)
     env['OMP_NUM_THREADS'] = env.get('OMP_NUM_THREADS', '4') if name != 'OMP_NUM_THREADS' else value
     env[name] = value
-    p = subprocess.Popen([a.probe], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=a.timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        p.communicate()
-        return 'hang after %gs' % a.timeout
+    # In a scratch directory: a variable that names a file (BOBBIN_TRACE)
+    # writes it there.
+    with tempfile.TemporaryDirectory() as scratch:
+        p = subprocess.Popen([os.path.abspath(a.probe)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True, cwd=scratch)
+        try:
+            out, err = p.communicate(timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            return 'hang after %gs' % a.timeout
     out, err = out.decode(errors='replace'), err.decode(errors='replace')
     if p.returncode < 0:
         return 'killed by signal %d: %s' % (-p.returncode, last_line(err))

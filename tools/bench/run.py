@@ -31,7 +31,8 @@ later repetitions.
 Exit status: 0 when the stock runtimes ran everything (Bobbin cells may show
 failures); 1 when a stock runtime failed or a check failed there (with
 --strict: any cell other than a number, "unsupported" or "n/a"); 2 on a usage error.
-Standard library only. Plotting, if wanted, reads the --json file.
+Standard library only, but for --plot FILE, which draws the ratios with
+matplotlib (python3-matplotlib); other plots can read the --json file.
 """
 
 import argparse
@@ -246,6 +247,8 @@ def main(argv=None):
     ap.add_argument("--metric", default=None, help="RESULT key to tabulate (default overhead_us, else time_s)")
     ap.add_argument("--csv", default=None, help="write one line per result and runtime to this CSV file")
     ap.add_argument("--json", default=None, help="write every sample and median to this JSON file")
+    ap.add_argument("--plot", default=None, metavar="FILE",
+                    help="draw the ratios (Bobbin / libomp, Bobbin / libgomp per row) as bar charts into this PNG")
     ap.add_argument("--strict", action="store_true", help="exit 1 if any cell is not a number or 'unsupported'")
     ap.add_argument("--list", action="store_true", help="print the suite and exit")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
@@ -259,6 +262,8 @@ def main(argv=None):
             ap.error("unknown runtime '%s' (known: %s)" % (r, ", ".join(RUNTIMES)))
     if args.reps < 1:
         ap.error("--reps must be at least 1")
+    if args.plot and check_plotting():
+        ap.error(check_plotting())
 
     if args.bench:
         suite = []
@@ -508,6 +513,10 @@ def main(argv=None):
         print("[%d] %s" % (i, f))
 
     # ---- files ------------------------------------------------------------------------
+    if args.plot:
+        plot_ratios(records, runtimes, args.plot, "OMP_NUM_THREADS=%d, median of %d rep(s), preset %s%s" % (
+            threads, args.reps, args.preset if not args.bench else "custom", ", noisy host" if noisy else ""))
+        print("plot: %s" % args.plot)
     if args.csv:
         with open(args.csv, "w", newline="") as fh:
             w = csv.writer(fh)
@@ -548,6 +557,82 @@ def main(argv=None):
         print("run.py: %s" % "; ".join(bad), file=sys.stderr)
         return 1
     return 0
+
+def check_plotting():
+    """None if matplotlib can draw here, else why not."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as e:
+        return "--plot needs matplotlib (python3-matplotlib; tools/setup installs it): %s" % e
+    return None
+
+
+def plot_ratios(records, runtimes, path, subtitle):
+    """One horizontal bar chart per Bobbin column: for each row, Bobbin's
+    median over its stock runtime's, as a cost (time or overhead; a rate
+    such as tasks_per_s is inverted), so that below 1 always means Bobbin
+    is faster. The paired ratio is the dot; rows without a ratio (a cell
+    that failed, or n/a) are named with their status at 0."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    columns = [rt for rt in runtimes if RUNTIMES[rt][2] is not None and RUNTIMES[rt][2] in runtimes]
+    if not columns:
+        columns = [rt for rt in runtimes if RUNTIMES[rt][2] is not None]
+    by = {(r["runtime"], r["row"]): r for r in records}
+    rows = []
+    for r in records:
+        if r["row"] not in rows:
+            rows.append(r["row"])
+    if not columns or not rows:
+        fig, ax = plt.subplots(figsize=(6, 2))
+        ax.text(0.5, 0.5, "no Bobbin column to compare", ha="center", va="center")
+        ax.axis("off")
+        fig.savefig(path)
+        plt.close(fig)
+        return
+
+    def cost(rec, value):
+        if value is None:
+            return None
+        higher_better = rec["metric"].endswith("_per_s") or rec["metric"] in ("gflops",)
+        return (1.0 / value if value else None) if higher_better else value
+
+    fig, axes = plt.subplots(1, len(columns), figsize=(5.5 * len(columns), 0.9 + 0.32 * len(rows)), squeeze=False)
+    for ax, rt in zip(axes[0], columns):
+        base = RUNTIMES[rt][2]
+        ys = list(range(len(rows)))[::-1]
+        vals, paired, labels = [], [], []
+        for row in rows:
+            rec = by.get((rt, row))
+            v = cost(rec, rec["ratio"]) if rec else None
+            p = cost(rec, rec["paired"]["ratio"]) if rec and rec.get("paired") else None
+            vals.append(v)
+            paired.append(p)
+            labels.append(row if v is not None else "%s (%s)" % (row, rec["status"] if rec else "missing"))
+        colours = ["#2a7ab0" if v is not None and v <= 1.0 else "#c0504d" for v in vals]
+        ax.barh(ys, [v or 0.0 for v in vals], color=colours, height=0.7)
+        px = [(p, y) for p, y in zip(paired, ys) if p is not None]
+        if px:
+            ax.plot([p for p, _ in px], [y for _, y in px], "o", color="black", markersize=3, label="paired")
+        for v, y in zip(vals, ys):
+            if v is not None:
+                ax.text(v, y, " %.2f" % v, va="center", fontsize=7)
+        ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.set_yticks(ys)
+        ax.set_yticklabels(labels, fontsize=8)
+        top = max([v for v in vals + paired if v is not None] + [1.0])
+        ax.set_xlim(0, top * 1.18)
+        ax.set_xlabel("%s / %s (below 1: Bobbin faster)" % (rt, base))
+        ax.set_title("%s vs %s" % (rt, base), fontsize=10)
+        if px:
+            ax.legend(loc="lower right", fontsize=7, frameon=False)
+    fig.suptitle(subtitle, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
 
 if __name__ == "__main__":
     sys.exit(main())
