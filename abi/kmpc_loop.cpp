@@ -113,9 +113,16 @@ BOBBIN_EXPORT void __kmpc_doacross_init(ident_t*, kmp_int32, kmp_int32 num_dims,
   std::vector<rt::DoacrossDim> d(std::size_t(num_dims > 0 ? num_dims : 0));
   for (int i = 0; i < num_dims; ++i) d[std::size_t(i)] = {dims[i].lo, dims[i].up, dims[i].st};
   rt::doacross_init(num_dims, d.data());
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::doacross_start(num_dims);
 }
-BOBBIN_EXPORT void __kmpc_doacross_wait(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_wait(vec); }
-BOBBIN_EXPORT void __kmpc_doacross_post(ident_t*, kmp_int32, const kmp_int64* vec) { rt::doacross_post(vec); }
+BOBBIN_EXPORT void __kmpc_doacross_wait(ident_t*, kmp_int32, const kmp_int64* vec) {
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::doacross_dependence(false, vec);
+  rt::doacross_wait(vec);
+}
+BOBBIN_EXPORT void __kmpc_doacross_post(ident_t*, kmp_int32, const kmp_int64* vec) {
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::doacross_dependence(true, vec);
+  rt::doacross_post(vec);
+}
 BOBBIN_EXPORT void __kmpc_doacross_fini(ident_t*, kmp_int32) { rt::doacross_fini(); }
 
 // sections as LLVM 19's runtime offers them: every thread asks for section

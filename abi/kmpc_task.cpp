@@ -160,6 +160,7 @@ BOBBIN_EXPORT kmp_int32 __kmpc_omp_task_with_deps(ident_t*, kmp_int32, kmp_task_
 
 BOBBIN_EXPORT void __kmpc_omp_wait_deps(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info_t* deps,
                                         kmp_int32 ndeps_noalias, kmp_depend_info_t* noalias) {
+  BOBBIN_OMPT_ENTRY;
   Deps d(ndeps, deps, ndeps_noalias, noalias);
   rt::task_wait_deps(d.items, d.n);
 }
@@ -172,6 +173,7 @@ void run_nothing(void*, int) {}
 BOBBIN_EXPORT void __kmpc_omp_taskwait_deps_51(ident_t*, kmp_int32, kmp_int32 ndeps, kmp_depend_info_t* deps,
                                                kmp_int32 ndeps_noalias, kmp_depend_info_t* noalias,
                                                kmp_int32 has_no_wait) {
+  BOBBIN_OMPT_ENTRY;
   Deps d(ndeps, deps, ndeps_noalias, noalias);
   if (!has_no_wait) {
     rt::task_wait_deps(d.items, d.n);
@@ -218,11 +220,13 @@ BOBBIN_EXPORT void __kmpc_end_taskgroup(ident_t*, kmp_int32) {
 
 BOBBIN_EXPORT void __kmpc_taskloop(ident_t*, int, kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub,
                                    kmp_int64 st, int nogroup, int sched, kmp_uint64 grainsize, void* task_dup) {
+  BOBBIN_OMPT_ENTRY;
   taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, false, task_dup);
 }
 BOBBIN_EXPORT void __kmpc_taskloop_5(ident_t*, int, kmp_task_t* task, int if_val, kmp_uint64* lb, kmp_uint64* ub,
                                      kmp_int64 st, int nogroup, int sched, kmp_uint64 grainsize, int modifier,
                                      void* task_dup) {
+  BOBBIN_OMPT_ENTRY;
   taskloop(task, if_val, lb, ub, st, nogroup, sched, grainsize, modifier != 0, task_dup);
 }
 

@@ -71,6 +71,7 @@ void add_edge(Task* pred, Task* succ) {
   if (p->done.load(memory_order_relaxed)) return;
   succ->deps->npred.fetch_add(1, memory_order_relaxed);
   p->succ.push_back(succ);
+  if (ompt::on()) [[unlikely]] ompt::task_dependence(pred, succ);
 }
 
 

@@ -573,7 +573,8 @@ void task_schedule(Task* prior, ompt_task_status_t status, Task* next) {
     f(&prior->ompt.data, status, next ? &next->ompt.data : nullptr);
 }
 
-void dependences(Task* t, const void* items, int n) {
+namespace {
+void report_dependences(ompt_data_t* task_data, const void* items, int n) {
   auto f = OMPT_CB(ompt_callback_dependences);
   if (!f) return;
   const auto* it = static_cast<const DepItem*>(items);
@@ -590,7 +591,43 @@ void dependences(Task* t, const void* items, int n) {
       default: d.dependence_type = ompt_dependence_type_out; d.variable.ptr = nullptr; break;  // omp_all_memory
     }
   }
-  f(&t->ompt.data, deps.data(), n);
+  f(task_data, deps.data(), n);
+}
+}  // namespace
+
+void dependences(Task* t, const void* items, int n) { report_dependences(&t->ompt.data, items, n); }
+
+
+void doacross_start(int dims) {
+  if (Thread* th = here()) th->ompt.doacross_dims = dims;
+}
+
+void doacross_dependence(bool source, const int64_t* vec) {
+  Thread* th = here();
+  auto f = OMPT_CB(ompt_callback_dependences);
+  if (!th || !f || !th->current_task) return;
+  int n = th->ompt.doacross_dims;
+  std::vector<ompt_dependence_t> deps(std::size_t(n > 0 ? n : 0));
+  for (int i = 0; i < n; ++i) {
+    deps[std::size_t(i)].variable.value = uint64_t(vec[i]);
+    deps[std::size_t(i)].dependence_type = source ? ompt_dependence_type_source : ompt_dependence_type_sink;
+  }
+  f(&th->current_task->ompt.data, deps.data(), n);
+}
+
+void taskwait_deps_begin(Thread* th, TaskState& tw, const void* items, int n) {
+  tw = TaskState{};
+  tw.type = ompt_task_taskwait | ompt_task_undeferred | ompt_task_mergeable;
+  if (auto f = OMPT_CB(ompt_callback_task_create)) {
+    Task* enc = th->current_task;
+    f(enc ? &enc->ompt.data : nullptr, enc ? &enc->ompt.frame : nullptr, &tw.data, tw.type, 1, th->ompt.ra);
+  }
+  report_dependences(&tw.data, items, n);
+}
+
+void taskwait_deps_end(Thread* th, TaskState& tw) {
+  if (auto f = OMPT_CB(ompt_callback_task_schedule))
+    f(&tw.data, ompt_task_complete, th->current_task ? &th->current_task->ompt.data : nullptr);
 }
 
 void task_dependence(Task* pred, Task* succ) {

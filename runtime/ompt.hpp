@@ -32,6 +32,8 @@ struct ThreadState {
   ompt_wait_id_t wait_id = 0;
   bool begun = false;           // thread_begin delivered
   bool reducing = false;        // a reduction's end callback is owed at reduce_end
+  bool yielding = false;        // in taskyield: the next task switch is a yield
+  int doacross_dims = 0;        // dimensions of the doacross loop this thread is in
 };
 
 // Per task (Task::ompt): the tool's task data and the frames of the task's
@@ -115,6 +117,15 @@ void task_create(Thread* th, Task* t, int type, bool has_deps);
 void task_schedule(Task* prior, ompt_task_status_t status, Task* next);
 void dependences(Task* t, const void* items, int n);  // runtime DepItem list
 void task_dependence(Task* pred, Task* succ);
+// taskwait with depend clauses: to a tool, an undeferred taskwait task with
+// those dependences, created, and complete once they are met.
+void taskwait_deps_begin(Thread* th, TaskState& tw, const void* items, int n);
+void taskwait_deps_end(Thread* th, TaskState& tw);
+// ordered depend(source) / depend(sink: vec) of a doacross loop of `dims`
+// dimensions (set at its start): dependences of the implicit task, one per
+// dimension, the iteration as the variable.
+void doacross_start(int dims);
+void doacross_dependence(bool source, const int64_t* vec);
 void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, Thread* th, const void* ra);
 void sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, Thread* th, const void* ra);
 void work(ompt_work_t kind, ompt_scope_endpoint_t ep, Thread* th, uint64_t count, const void* ra);

@@ -214,7 +214,8 @@ void execute(Thread* th, Task* t) {
   const void* ra = nullptr;
   if (tool) [[unlikely]] {
     t->ompt.sched_parent = prev;
-    ompt::task_schedule(prev, ompt_task_switch, t);
+    ompt::task_schedule(prev, th->ompt.yielding ? ompt_task_yield : ompt_task_switch, t);
+    th->ompt.yielding = false;
     ra = ompt::user_code_begin(th);
   }
   if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
@@ -723,6 +724,14 @@ void task_end_undeferred(void* payload) {
 }
 
 void task_wait_deps(const DepItem* deps, int ndeps) {
+  if (ompt::on()) [[unlikely]] {
+    Thread* th = current_thread_fast();
+    ompt::TaskState tw;
+    ompt::taskwait_deps_begin(th, tw, deps, ndeps);
+    if (ndeps > 0) deps_wait(th, deps, ndeps);
+    ompt::taskwait_deps_end(th, tw);
+    return;
+  }
   if (ndeps > 0) deps_wait(current_thread_fast(), deps, ndeps);
 }
 
@@ -761,7 +770,10 @@ void taskwait() {
 
 void taskyield() {
   Thread* th = current_thread_fast();
-  if (!run_one_task(th)) ult::Worker::yield();
+  th->ompt.yielding = ompt::on();
+  bool ran = run_one_task(th);
+  th->ompt.yielding = false;
+  if (!ran) ult::Worker::yield();
 }
 
 void taskgroup_begin() {

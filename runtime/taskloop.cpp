@@ -50,6 +50,9 @@ void taskloop(const TaskloopSpec& s) {
   TaskSpec spec{pattern->run, pattern->cleanup, pattern->tied, pattern->final_, pattern->priority};
   std::size_t size = pattern->payload_size;
   if (!s.nogroup) taskgroup_begin();
+  bool tool = ompt::on();
+  const void* ra = tool ? ompt::return_address() : nullptr;
+  if (tool) [[unlikely]] ompt::work(ompt_work_taskloop, ompt_scope_begin, th, trip, ra);
   uint64_t begin = 0;
   for (uint64_t i = 0; i < ntasks; ++i) {
     uint64_t len = grain ? std::min(grain, trip - begin) : trip / ntasks + (i < trip % ntasks ? 1 : 0);
@@ -68,6 +71,7 @@ void taskloop(const TaskloopSpec& s) {
     }
     begin = end;
   }
+  if (tool) [[unlikely]] ompt::work(ompt_work_taskloop, ompt_scope_end, th, trip, ra);
   if (!s.nogroup) taskgroup_end();
   // The pattern never ran and was never counted: destroy what the compiler
   // constructed in it (its firstprivate copies), then give its memory back.
