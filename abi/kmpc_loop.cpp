@@ -116,7 +116,6 @@ BOBBIN_EXPORT void __kmpc_doacross_init(ident_t*, kmp_int32, kmp_int32 num_dims,
   if (rt::ompt::on()) [[unlikely]] rt::ompt::doacross_start(num_dims);
 }
 BOBBIN_EXPORT void __kmpc_doacross_wait(ident_t*, kmp_int32, const kmp_int64* vec) {
-  if (rt::ompt::on()) [[unlikely]] rt::ompt::doacross_dependence(false, vec);
   rt::doacross_wait(vec);
 }
 BOBBIN_EXPORT void __kmpc_doacross_post(ident_t*, kmp_int32, const kmp_int64* vec) {

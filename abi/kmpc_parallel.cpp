@@ -29,13 +29,21 @@ BOBBIN_EXPORT void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro microta
 
 BOBBIN_EXPORT void __kmpc_push_num_threads(ident_t*, kmp_int32, kmp_int32 n) { rt::push_num_threads(n); }
 BOBBIN_EXPORT void __kmpc_push_proc_bind(ident_t*, kmp_int32, kmp_int32 bind) { rt::push_proc_bind(bind); }
+// The program calls the body itself between these two: for a tool, the new
+// implicit task's exit frame is the caller's, and the encountering task stays
+// in the runtime (its enter frame) until the end.
 BOBBIN_EXPORT void __kmpc_serialized_parallel(ident_t*, kmp_int32) {
   BOBBIN_OMPT_ENTRY;
   rt::begin_serialized();
+  if (rt::ompt::on()) [[unlikely]] {
+    rt::ompt::set_exit_frame(*static_cast<void**>(__builtin_frame_address(0)));
+    bobbin_ompt_entry_.task = nullptr;
+  }
 }
 BOBBIN_EXPORT void __kmpc_end_serialized_parallel(ident_t*, kmp_int32) {
   BOBBIN_OMPT_ENTRY;
   rt::end_serialized();
+  if (rt::ompt::on()) [[unlikely]] rt::ompt::clear_enter_frame();
 }
 
 BOBBIN_EXPORT kmp_int32 __kmpc_global_thread_num(ident_t*) { return rt::global_thread_id(); }

@@ -481,6 +481,8 @@ void doacross_wait(const int64_t* vec) {
   Atomic<uint32_t>* flag = &buf->dep_flags[idx];
   // acquire: pairs with the release in doacross_post.
   buf->dep_ww.wait([&] { return flag->load(memory_order_acquire) != 0; });
+  // A tool hears of a sink inside the iteration space once it is met (as from libomp).
+  if (ompt::on()) [[unlikely]] ompt::doacross_dependence(false, vec);
 }
 
 void doacross_post(const int64_t* vec) {

@@ -23,7 +23,7 @@
 
 namespace bobbin::rt::ompt {
 
-Atomic<bool> g_on{false};
+Atomic<uint8_t> g_state{0};
 
 namespace {
 
@@ -421,7 +421,7 @@ void finish() {
     }
     t_ending = nullptr;
   }
-  g_on.store(false, memory_order_relaxed);
+  g_state.store(1, memory_order_relaxed);
   if (g_tool->finalize) g_tool->finalize(&g_tool->tool_data);
   for (auto& c : g_cb) c.store(nullptr, memory_order_relaxed);
 }
@@ -433,19 +433,24 @@ void start(Thread* initial) {
   InitLog log(st.tool_verbose_init);
   if (!st.tool) {
     log.line("OMP_TOOL=disabled");
+    g_state.store(1, memory_order_relaxed);
     return;
   }
   ompt_start_tool_result_t* r = discover(log);
-  if (!r) return;
+  if (!r) {
+    g_state.store(1, memory_order_relaxed);
+    return;
+  }
   g_tool = r;
   g_initial = initial;
   if (!r->initialize || !r->initialize(&lookup, /*initial_device_num=*/0, &r->tool_data)) {
     log.line("the tool's initializer declined");
+    g_state.store(1, memory_order_relaxed);
     g_tool = nullptr;
     for (auto& c : g_cb) c.store(nullptr, memory_order_relaxed);
     return;
   }
-  g_on.store(true, memory_order_relaxed);
+  g_state.store(2, memory_order_relaxed);
   std::atexit(&finish);
   thread_begin(initial, ompt_thread_initial);
   initial->current_task->ompt.type = ompt_task_initial;
@@ -457,6 +462,8 @@ bool wants(ompt_callbacks_t e) { return on() && g_cb[e].load(memory_order_relaxe
 // ---- frames and return addresses -----------------------------------------------
 
 void Entry::enter(void* fp, const void* ra) {
+  if (g_state.load(memory_order_relaxed) == 0) ensure_initialized();
+  if (!on()) return;
   ult::Fiber* f = ult::Worker::current_fiber();
   Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr;
   if (!th) return;
@@ -488,6 +495,12 @@ void set_exit_frame(void* fp) {
   if (!th || !th->current_task) return;
   th->current_task->ompt.frame.exit_frame.ptr = fp;
   th->current_task->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
+}
+
+void clear_enter_frame() {
+  ult::Fiber* f = ult::Worker::current_fiber();
+  Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr;
+  if (th && th->current_task) th->current_task->ompt.frame.enter_frame = ompt_frame_t{}.enter_frame;
 }
 
 const void* user_code_begin(Thread* th) {

@@ -2,7 +2,7 @@
 // the entry points a tool looks up, and the callbacks the runtime makes.
 //
 // With no tool attached every hook in the runtime is one relaxed load of
-// `g_on` and a branch that is not taken; the work is out of line in ompt.cpp.
+// `g_state` and a branch that is not taken; the work is out of line in ompt.cpp.
 //
 // What a tool calls a thread is an OpenMP thread: a Thread descriptor, so a
 // fiber's data stays its own when its worker switches to another fiber. The
@@ -52,9 +52,11 @@ struct TeamState {
   int flags = 0;                // ompt_parallel_flag_t bits
 };
 
-extern Atomic<bool> g_on;  // a tool is attached and initialized
+// 0 before the runtime's initialization, 1 without a tool, 2 with one
+// attached and initialized.
+extern Atomic<uint8_t> g_state;
 
-inline bool on() { return g_on.load(memory_order_relaxed); }
+inline bool on() { return g_state.load(memory_order_relaxed) == 2; }
 
 // Start-up: discovery (the program's or a preloaded library's
 // ompt_start_tool, then OMP_TOOL_LIBRARIES), the tool's initializer, and
@@ -68,8 +70,9 @@ void start(Thread* initial);
 struct Entry {
   Task* task = nullptr;
   bool set_ra = false;
+  // Before the initialization too: the program's first call may start the tool.
   __attribute__((always_inline)) Entry(void* fp, const void* ra) {
-    if (on()) [[unlikely]] enter(fp, ra);
+    if (g_state.load(memory_order_relaxed) != 1) [[unlikely]] enter(fp, ra);
   }
   __attribute__((always_inline)) ~Entry() {
     if (task || set_ra) [[unlikely]] leave();
@@ -88,6 +91,7 @@ struct Entry {
 // is in (callbacks from the program's code report their own) and returns it
 // for `user_code_end`, which also clears the task's exit frame.
 void set_exit_frame(void* fp);
+void clear_enter_frame();  // of the current task
 const void* user_code_begin(Thread* th);
 void user_code_end(Thread* th, Task* t, const void* saved_ra);
 

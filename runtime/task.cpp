@@ -208,6 +208,7 @@ ompt_task_status_t end_status(const Task* t) {
 
 void execute(Thread* th, Task* t) {
   Task* prev = th->current_task;
+again:
   th->current_task = t;
   t->running = true;
   bool tool = ompt::on();
@@ -230,6 +231,9 @@ void execute(Thread* th, Task* t) {
   if (t->requeued) {
     if (tool) [[unlikely]] ompt::task_schedule(t, ompt_task_yield, prev);
     t->requeued = false;
+    // Where every task runs at its creation (a final task's descendants, a
+    // team of one), its next part runs at once too, as libomp runs it.
+    if (prev->final_ || t->team->nthreads == 1) goto again;
     task_schedule_ready(th, t, false);
     return;
   }

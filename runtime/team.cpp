@@ -392,6 +392,7 @@ void report_smaller_gang(int asked, int got) {
 
 // The size the program asks for: the clause, a pushed value, or nthreads-var.
 int requested_size(const Thread* me, const ForkRequest& req) {
+  if (!req.if_clause) return 1;
   int n = req.num_threads > 0 ? req.num_threads : me->pushed_nthreads > 0 ? me->pushed_nthreads : me->icv.nthreads;
   return n < 1 ? 1 : n;
 }
@@ -937,7 +938,10 @@ void begin_serialized() {
   Thread* me = current_thread_fast();
   pin_initial_thread(me);
   Icvs icv = child_icvs(me->icv);
-  Team* team = enter_team(me, 1, RegionBody{}, 0, requested_size(me, ForkRequest{}));
+  // The program runs the body itself: to a tool, its invoker (a DataPointer body).
+  RegionBody body{};
+  body.kind = RegionBody::Kind::DataPointer;
+  Team* team = enter_team(me, 1, body, 0, 1);
   team->proc_bind = 0;
   start_thread_in(me, team, 0, icv, me->binding);
   if (ompt::on()) [[unlikely]] ompt::implicit_task_begin(me, team, 0);
