@@ -34,6 +34,7 @@ Atomic<uint64_t> g_next_id{1};
 std::mutex g_threads_mutex;
 std::vector<Thread*> g_threads;  // begun, for thread_end at finalization
 Thread* g_initial = nullptr;
+std::vector<Thread*> g_initials;  // program threads other than the initial one (initial_thread_begin)
 // While finalization ends another thread, ompt_get_thread_data answers for it.
 thread_local Thread* t_ending = nullptr;
 
@@ -132,7 +133,7 @@ int get_proc_id() { return here() ? sched_getcpu() : -1; }
 
 int get_state(ompt_wait_id_t* wait_id) {
   Thread* th = here();
-  if (!th) return on() ? ompt_state_undefined : ompt_state_work_serial;
+  if (!th) return ompt_state_work_serial;  // not an OpenMP thread: what libomp 14 answers
   if (wait_id) *wait_id = th->ompt.wait_id;
   return th->ompt.state;
 }
@@ -396,7 +397,9 @@ ompt_start_tool_result_t* discover(InitLog& log) {
 void implicit_initial(Thread* th, ompt_scope_endpoint_t ep) {
   if (auto f = OMPT_CB(ompt_callback_implicit_task)) {
     Task* t = th->current_task;
-    f(ep, ep == ompt_scope_begin ? &th->team->ompt.data : nullptr, &t->ompt.data, 1, 1, ompt_task_initial);
+    // libomp 14 reports an actual parallelism of 0 at the end.
+    f(ep, ep == ompt_scope_begin ? &th->team->ompt.data : nullptr, &t->ompt.data, ep == ompt_scope_begin ? 1 : 0, 1,
+      ompt_task_initial);
   }
 }
 
@@ -404,9 +407,16 @@ Atomic<bool> g_finished{false};
 
 void finish() {
   if (!g_tool || g_finished.exchange(true, memory_order_acq_rel)) return;
-  if (g_initial && g_initial->current_task && g_initial->team && g_initial->team->level == 0) {
-    t_ending = g_initial;
-    implicit_initial(g_initial, ompt_scope_end);
+  std::vector<Thread*> initials;
+  {
+    std::lock_guard<std::mutex> g(g_threads_mutex);
+    initials = g_initials;
+  }
+  initials.insert(initials.begin(), g_initial);
+  for (Thread* th : initials) {
+    if (!th || !th->current_task || !th->team || th->team->level != 0) continue;
+    t_ending = th;
+    implicit_initial(th, ompt_scope_end);
     t_ending = nullptr;
   }
   if (auto f = OMPT_CB(ompt_callback_thread_end)) {
@@ -455,6 +465,15 @@ void start(Thread* initial) {
   thread_begin(initial, ompt_thread_initial);
   initial->current_task->ompt.type = ompt_task_initial;
   implicit_initial(initial, ompt_scope_begin);
+}
+
+void initial_thread_begin(Thread* th) {
+  if (!on()) return;
+  thread_begin(th, ompt_thread_initial);
+  th->current_task->ompt.type = ompt_task_initial;
+  implicit_initial(th, ompt_scope_begin);
+  std::lock_guard<std::mutex> g(g_threads_mutex);
+  g_initials.push_back(th);
 }
 
 bool wants(ompt_callbacks_t e) { return on() && g_cb[e].load(memory_order_relaxed) != nullptr; }

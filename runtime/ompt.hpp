@@ -113,6 +113,9 @@ const void* return_address();
 
 // Callbacks, each delivered only if the tool registered it.
 void thread_begin(Thread* th, ompt_thread_t type);
+// A program thread other than the initial one becomes an OpenMP initial
+// thread (its first OpenMP call): thread begin and its initial task.
+void initial_thread_begin(Thread* th);
 void parallel_begin(Thread* master, Team* team, int requested, bool runtime_invoker, bool league);
 void parallel_end(Thread* master, Team* team);
 void implicit_task_begin(Thread* th, Team* team, int tid);

@@ -757,6 +757,13 @@ void fulfill_event(void* event) {
   if (!t || !t->detachable) return;
   ult::Fiber* f = ult::Worker::current_fiber();
   Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr;
+  // Early: the body still runs (it ends with the task complete); late: it
+  // ended (as ompt_task_detach), and this completes the task. Said before the
+  // task can be freed; a body ending meanwhile makes it late, said as early.
+  if (ompt::on()) [[unlikely]]
+    ompt::task_schedule(t, t->completion_left.load(memory_order_acquire) == 2 ? ompt_task_early_fulfill
+                                                                                : ompt_task_late_fulfill,
+                        nullptr);
   if (t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
 

@@ -276,6 +276,7 @@ Thread* adopt_current_thread() {
   t->current_task = &team->implicit[0];
   t->icv = g_start_icvs;
   ult::Worker::current_fiber()->set_user(t);
+  ompt::initial_thread_begin(t);
   return t;
 }
 
