@@ -7,9 +7,8 @@
 // the program set it; with no devices, target constructs that would use it
 // run on the host (libomptarget's decision, not the runtime's).
 //
-// No OMPT tool is ever attached: omp_control_tool answers
-// omp_control_tool_notool, and a program that asks for a tool through
-// OMP_TOOL=enabled or OMP_TOOL_LIBRARIES is told, once, that it runs without.
+// Tools (OMPT) are ompt.cpp's: omp_control_tool reaches this file's answer,
+// omp_control_tool_notool, only when no tool is attached.
 //
 // Interop objects are created by libomptarget (the interop construct lowers
 // to its __tgt_interop_* calls), never by Bobbin. An object other than
@@ -28,12 +27,6 @@
 #include "ult/log.hpp"
 
 namespace bobbin::rt {
-
-void warn_if_tool_requested() {
-  const Settings& st = settings();
-  bool asked = st.tool && ((st.tool_set) || !st.tool_libraries.empty());
-  if (asked) warn("OMP_TOOL is set but OMPT tools are not supported yet; running without a tool");
-}
 
 int num_devices() { return 0; }
 int initial_device() { return num_devices(); }

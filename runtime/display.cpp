@@ -49,7 +49,6 @@
 
 namespace bobbin::rt {
 
-void warn_if_tool_requested();  // device.cpp
 
 namespace {
 
@@ -253,7 +252,6 @@ void report_at_startup() {
   const std::string& d = settings().display_env;
   if (settings().kmp_settings) print_kmp_settings();
   if (d == "true" || d == "verbose") print_env(d == "verbose");
-  warn_if_tool_requested();
 }
 
 void display_env(bool verbose) {

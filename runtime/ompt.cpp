@@ -12,6 +12,8 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "omp.h"
@@ -397,9 +399,9 @@ ompt_start_tool_result_t* discover(InitLog& log) {
 void implicit_initial(Thread* th, ompt_scope_endpoint_t ep) {
   if (auto f = OMPT_CB(ompt_callback_implicit_task)) {
     Task* t = th->current_task;
-    // libomp 14 reports an actual parallelism of 0 at the end.
-    f(ep, ep == ompt_scope_begin ? &th->team->ompt.data : nullptr, &t->ompt.data, ep == ompt_scope_begin ? 1 : 0, 1,
-      ompt_task_initial);
+    // At the end too, the implicit parallel region (a tool frees what it
+    // keeps there); libomp 14 reports an actual parallelism of 0 then.
+    f(ep, &th->team->ompt.data, &t->ompt.data, ep == ompt_scope_begin ? 1 : 0, 1, ompt_task_initial);
   }
 }
 
@@ -419,17 +421,35 @@ void finish() {
     implicit_initial(th, ompt_scope_end);
     t_ending = nullptr;
   }
+  // Each thread's end on a kernel thread of its own: tools keep per-thread
+  // state in thread-local storage (Archer frees its pools in thread_end), and
+  // the OpenMP threads' kernel threads (the workers) are not at hand here.
+  // The program's thread's own end comes last, here.
   if (auto f = OMPT_CB(ompt_callback_thread_end)) {
     std::vector<Thread*> threads;
     {
       std::lock_guard<std::mutex> g(g_threads_mutex);
       threads = g_threads;
     }
+    Thread* self = here();
     for (Thread* th : threads) {
-      t_ending = th;
-      f(&th->ompt.data);
+      if (th == self) continue;
+      auto end_one = [f, th] {
+        t_ending = th;
+        f(&th->ompt.data);
+        t_ending = nullptr;
+      };
+      try {
+        std::thread(end_one).join();
+      } catch (const std::system_error&) {
+        end_one();  // no thread to spare: on this one
+      }
     }
-    t_ending = nullptr;
+    if (self && self->ompt.begun) {
+      t_ending = self;
+      f(&self->ompt.data);
+      t_ending = nullptr;
+    }
   }
   g_state.store(1, memory_order_relaxed);
   if (g_tool->finalize) g_tool->finalize(&g_tool->tool_data);

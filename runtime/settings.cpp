@@ -443,10 +443,10 @@ const Row kRows[] = {
        return true;
      },
      [](const Settings& st) { return std::string(st.tool ? "enabled" : "disabled"); },
-     "whether an OMPT tool may be loaded (Bobbin loads none yet)", false},
+     "whether an OMPT tool may be loaded", false},
     {"OMP_TOOL_LIBRARIES", "none",
      [](const std::string& v, Settings& st) { st.tool_libraries = v; return true; },
-     [](const Settings& st) { return st.tool_libraries; }, "OMPT tool libraries to try (Bobbin loads none yet)", false},
+     [](const Settings& st) { return st.tool_libraries; }, "OMPT tool libraries to try, in order", false},
     {"OMP_TOOL_VERBOSE_INIT", "disabled",
      [](const std::string& v, Settings& st) { st.tool_verbose_init = v; return true; },
      [](const Settings& st) { return st.tool_verbose_init.empty() ? std::string("disabled") : st.tool_verbose_init; },

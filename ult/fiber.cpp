@@ -33,6 +33,8 @@
 #endif
 #if BOBBIN_TSAN_FIBERS
 #include <sanitizer/tsan_interface.h>
+#else
+#include <dlfcn.h>
 #endif
 
 // AddressSanitizer keeps the bounds of the running stack (for stack
@@ -58,6 +60,36 @@
 namespace bobbin::ult {
 
 namespace bc = boost::context::detail;
+
+namespace {
+// The TSan fiber interface, in a TSan build of the runtime; otherwise the
+// program's own TSan runtime when it has one (a program built with
+// -fsanitize=thread under this library, as with Archer, the OpenMP data
+// race detector: without the announcements, TSan sees a worker's fibers as
+// one thread, their stacks interleaved). Looked up once at load: the
+// program's TSan runtime is loaded before any library it uses.
+struct TsanFibers {
+  void* (*current)() = nullptr;
+  void* (*create)(unsigned) = nullptr;
+  void (*destroy)(void*) = nullptr;
+  void (*switch_to)(void*, unsigned) = nullptr;
+};
+#if BOBBIN_TSAN_FIBERS
+const TsanFibers g_tsan{&__tsan_get_current_fiber, &__tsan_create_fiber, &__tsan_destroy_fiber, &__tsan_switch_to_fiber};
+constexpr bool tsan_on() { return true; }
+#else
+const TsanFibers g_tsan = [] {
+  TsanFibers t;
+  t.current = reinterpret_cast<void* (*)()>(dlsym(RTLD_DEFAULT, "__tsan_get_current_fiber"));
+  t.create = reinterpret_cast<void* (*)(unsigned)>(dlsym(RTLD_DEFAULT, "__tsan_create_fiber"));
+  t.destroy = reinterpret_cast<void (*)(void*)>(dlsym(RTLD_DEFAULT, "__tsan_destroy_fiber"));
+  t.switch_to = reinterpret_cast<void (*)(void*, unsigned)>(dlsym(RTLD_DEFAULT, "__tsan_switch_to_fiber"));
+  if (!t.current || !t.create || !t.destroy || !t.switch_to) t = TsanFibers{};
+  return t;
+}();
+inline bool tsan_on() { return g_tsan.switch_to != nullptr; }
+#endif
+}  // namespace
 
 namespace {
 struct SwitchMsg {
@@ -105,17 +137,15 @@ void complete_switch(bc::transfer_t t) {
 }  // namespace
 
 Fiber::~Fiber() {
-#if BOBBIN_TSAN_FIBERS
-  if (tsan_ && !native_) __tsan_destroy_fiber(tsan_);
-#endif
+  if (tsan_on() && tsan_ && !native_) g_tsan.destroy(tsan_);
 }
 
 void Fiber::prepare(Entry entry, void* user, bool movable) {
   BOBBIN_ASSERT(reusable());
-#if BOBBIN_TSAN_FIBERS
-  if (tsan_ && !native_) __tsan_destroy_fiber(tsan_);  // Idle: not running anywhere
-  tsan_ = nullptr;
-#endif
+  if (tsan_on()) [[unlikely]] {
+    if (tsan_ && !native_) g_tsan.destroy(tsan_);  // Idle: not running anywhere
+    tsan_ = nullptr;
+  }
   movable_ = movable;
   order_key_ = 0;
   pool_only_ = false;
@@ -145,11 +175,11 @@ void FiberOps::switch_to(Fiber* from, Fiber* to, AfterSwitch after, void* arg) {
     to->ctx_ = bc::make_fcontext(to->stack_.top(), to->stack_.usable(), trampoline);
   }
   SwitchMsg m{from, after, arg, to};
-#if BOBBIN_TSAN_FIBERS
-  if (!from->tsan_) from->tsan_ = __tsan_get_current_fiber();  // a native context's first switch
-  if (!to->tsan_) to->tsan_ = __tsan_create_fiber(0);
-  __tsan_switch_to_fiber(to->tsan_, 0);
-#endif
+  if (tsan_on()) [[unlikely]] {
+    if (!from->tsan_) from->tsan_ = g_tsan.current();  // a native context's first switch
+    if (!to->tsan_) to->tsan_ = g_tsan.create(0);
+    g_tsan.switch_to(to->tsan_, 0);
+  }
 #if BOBBIN_ASAN_FIBERS
   void* fake = nullptr;
   bool last = from->state_.load(memory_order_relaxed) == uint32_t(FiberState::Finished);

@@ -81,7 +81,7 @@ class Fiber {
   Fiber* next_ = nullptr;         // run-queue link; guarded by the queue's lock
   bool native_ = false;           // a kernel thread's own context: no stack to manage
   bool movable_ = false;          // written by prepare (owner); read under the run-queue lock
-  void* tsan_ = nullptr;          // ThreadSanitizer builds only: the fiber's TSan context (fiber.cpp)
+  void* tsan_ = nullptr;          // its TSan context, in a TSan build or under a TSan program (fiber.cpp)
   // AddressSanitizer builds only (fiber.cpp): a native context's stack, learnt
   // when it first switches away.
   const void* asan_bottom_ = nullptr;
