@@ -15,4 +15,11 @@ BOBBIN_EXPORT kmp_int32 __kmpc_cancellationpoint(ident_t*, kmp_int32, kmp_int32 
   BOBBIN_TRACED(traced_cancellation_point(kind, BOBBIN_RA));
   return rt::cancellation_point(kind);
 }
-BOBBIN_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t*, kmp_int32) { return rt::cancel_barrier(); }
+BOBBIN_EXPORT kmp_int32 __kmpc_cancel_barrier(ident_t* loc, kmp_int32) {
+  BOBBIN_OMPT_ENTRY;
+  // The ident's barrier bits (libomp's KMP_IDENT_BARRIER_*): explicit, or implicit.
+  BOBBIN_TRACED(traced_cancel_barrier(loc && (loc->flags & 0x1E0) == 0x20 ? ompt_sync_region_barrier_explicit
+                                                                          : rt::ompt::kImplicitBarrier,
+                                      rt::ompt::return_address()));
+  return rt::cancel_barrier();
+}

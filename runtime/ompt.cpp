@@ -679,7 +679,7 @@ void taskwait_deps_begin(Thread* th, TaskState& tw, const void* items, int n) {
 
 void taskwait_deps_end(Thread* th, TaskState& tw) {
   if (auto f = OMPT_CB(ompt_callback_task_schedule))
-    f(&tw.data, ompt_task_complete, th->current_task ? &th->current_task->ompt.data : nullptr);
+    f(&tw.data, ompt_taskwait_complete, th->current_task ? &th->current_task->ompt.data : nullptr);
 }
 
 void task_dependence(Task* pred, Task* succ) {
@@ -956,21 +956,41 @@ void traced_ordered_end(const void* ra) {
 
 // A thread's part of a reduction is from its call to the combination of its
 // value: the end is at reduce_end when it combines there (1), else at once.
+// A blocking reduction (a loop's without nowait) is also a barrier the
+// runtime adds (ompt_sync_region_barrier_implementation, as libomp reports
+// it): the threads that do not combine wait in reduce_begin, the one that
+// does until its reduce_end.
 int traced_reduce_begin(void* data, void (*combine)(void*, void*), bool blocking, bool atomic_ok, const void* ra) {
   Thread* th = current_thread_fast();
+  bool barrier = blocking && th->team->nthreads > 1;
+  if (barrier) sync_enter(ompt_sync_region_barrier_implementation, th, ra);
   reduction(ompt_scope_begin, th, ra);
   int rc = rt::reduce_begin(data, combine, blocking, atomic_ok);
-  if (rc == 1) th->ompt.reducing = true;
-  else reduction(ompt_scope_end, th, ra);
+  if (rc == 1) {
+    th->ompt.reducing = true;
+    th->ompt.reduce_barrier = barrier;
+    return rc;
+  }
+  reduction(ompt_scope_end, th, ra);
+  if (barrier) sync_leave(ompt_sync_region_barrier_implementation, th, ra);
   return rc;
 }
 
 void traced_reduce_end(bool blocking, const void* ra) {
   Thread* th = current_thread_fast();
-  bool owed = th->ompt.reducing;
-  th->ompt.reducing = false;
+  bool owed = th->ompt.reducing, barrier = th->ompt.reduce_barrier;
+  th->ompt.reducing = th->ompt.reduce_barrier = false;
   rt::reduce_end(blocking);
   if (owed) reduction(ompt_scope_end, th, ra);
+  if (barrier) sync_leave(ompt_sync_region_barrier_implementation, th, ra);
+}
+
+bool traced_cancel_barrier(ompt_sync_region_t kind, const void* ra) {
+  Thread* th = current_thread_fast();
+  sync_enter(kind, th, ra);
+  bool cancelled = rt::cancel_barrier();
+  sync_leave(kind, th, ra);
+  return cancelled;
 }
 
 namespace {

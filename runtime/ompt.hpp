@@ -32,6 +32,7 @@ struct ThreadState {
   ompt_wait_id_t wait_id = 0;
   bool begun = false;           // thread_begin delivered
   bool reducing = false;        // a reduction's end callback is owed at reduce_end
+  bool reduce_barrier = false;  // and its barrier's end
   bool yielding = false;        // in taskyield: the next task switch is a yield
   int doacross_dims = 0;        // dimensions of the doacross loop this thread is in
 };
@@ -165,6 +166,7 @@ int traced_nest_lock_test(void* lock, const void* ra);
 void traced_critical_begin(void* name, unsigned hint, const void* ra);
 void traced_critical_end(void* name, const void* ra);
 void traced_barrier(ompt_sync_region_t kind, const void* ra);
+bool traced_cancel_barrier(ompt_sync_region_t kind, const void* ra);
 bool traced_masked_begin(int filter, const void* ra);
 void traced_masked_end(const void* ra);
 bool traced_single_begin(const void* ra);

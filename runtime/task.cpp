@@ -213,13 +213,15 @@ again:
   t->running = true;
   bool tool = ompt::on();
   const void* ra = nullptr;
+  bool discard = task_cancelled(t);
   if (tool) [[unlikely]] {
     t->ompt.sched_parent = prev;
-    ompt::task_schedule(prev, th->ompt.yielding ? ompt_task_yield : ompt_task_switch, t);
+    // A discarded task never starts: a tool hears of its cancellation and its end only.
+    if (!discard) ompt::task_schedule(prev, th->ompt.yielding ? ompt_task_yield : ompt_task_switch, t);
     th->ompt.yielding = false;
     ra = ompt::user_code_begin(th);
   }
-  if (!task_cancelled(t)) t->run(t->payload(), th->gtid);
+  if (!discard) t->run(t->payload(), th->gtid);
   else if (tool) [[unlikely]] ompt::task_discarded(th, t);
   if (tool) [[unlikely]] {
     ompt::user_code_end(th, t, ra);
@@ -229,7 +231,8 @@ again:
   task_end_icvs(th, t);
   th->current_task = prev;
   if (t->requeued) {
-    if (tool) [[unlikely]] ompt::task_schedule(t, ompt_task_yield, prev);
+    // An untied task's part ended: a switch to a tool (as libomp says it).
+    if (tool) [[unlikely]] ompt::task_schedule(t, ompt_task_switch, prev);
     t->requeued = false;
     // Where every task runs at its creation (a final task's descendants, a
     // team of one), its next part runs at once too, as libomp runs it.

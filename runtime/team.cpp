@@ -678,7 +678,9 @@ Thread* member_descriptor(Team* team, int i) {
 // until they finish (gang.cpp).
 void close_region(Thread* me, Team* team) {
   bool tool = ompt::on();
-  if (tool) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, me, team->ompt.ra);
+  // A team of one has no closing barrier for a tool (libomp serializes it).
+  bool tool_barrier = tool && team->nthreads > 1;
+  if (tool_barrier) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, me, team->ompt.ra);
   if (team->nthreads > 1) end_part(team);
   // With a tool attached the master waits for every member to leave: their
   // last callbacks (barrier end, implicit task end) come before the region's end.
@@ -694,7 +696,7 @@ void close_region(Thread* me, Team* team) {
       "its team's threads at the end of the region (join)");
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   if (tool) [[unlikely]] {
-    ompt::join_barrier_leave(me, team->ompt.ra);
+    if (tool_barrier) ompt::join_barrier_leave(me, team->ompt.ra);
     ompt::implicit_task_end(me, team, 0);
   }
   if (team->probe) forget_rescues_if_probe_passed(team);
