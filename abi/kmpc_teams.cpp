@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "abi/abi_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
@@ -13,6 +14,7 @@ using namespace bobbin::abi;
 using kmpc_micro = void (*)(kmp_int32* gtid, kmp_int32* tid, ...);
 
 BOBBIN_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
+  BOBBIN_OMPT_ENTRY;
   void* argv[64];
   if (argc > 64) rt::unsupported("a teams region capturing more than 64 variables");
   va_list ap;

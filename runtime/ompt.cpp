@@ -609,6 +609,19 @@ void implicit_task_end(Thread* th, Team* team, int tid) {
     f(ompt_scope_end, nullptr, &t->ompt.data, unsigned(team->nthreads), unsigned(tid), ompt_task_implicit);
 }
 
+void league_initial_task(Thread* th, Team* own, ompt_scope_endpoint_t ep) {
+  (void)th;
+  Task* t = &own->implicit[0];
+  Team* league = own->parent;
+  if (ep == ompt_scope_begin) {
+    t->ompt = TaskState{};
+    t->ompt.type = ompt_task_initial;
+  }
+  if (auto f = OMPT_CB(ompt_callback_implicit_task))
+    f(ep, league ? &league->ompt.data : nullptr, &t->ompt.data,
+      ep == ompt_scope_begin ? unsigned(own->league_size) : 0u, unsigned(own->league_num), ompt_task_initial);
+}
+
 void task_create(Thread* th, Task* t, int type, bool has_deps) {
   t->ompt.data = ompt_data_t{};
   t->ompt.frame = ompt_frame_t{};

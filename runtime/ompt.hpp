@@ -121,6 +121,9 @@ void parallel_begin(Thread* master, Team* team, int requested, bool runtime_invo
 void parallel_end(Thread* master, Team* team);
 void implicit_task_begin(Thread* th, Team* team, int tid);
 void implicit_task_end(Thread* th, Team* team, int tid);
+// The initial task of a team of a league (the teams construct): `own` is
+// the team of one the thread runs the teams region in; its parent, the league.
+void league_initial_task(Thread* th, Team* own, ompt_scope_endpoint_t ep);
 void task_create(Thread* th, Task* t, int type, bool has_deps);
 void task_schedule(Task* prior, ompt_task_status_t status, Task* next);
 void dependences(Task* t, const void* items, int n);  // runtime DepItem list

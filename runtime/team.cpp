@@ -364,7 +364,8 @@ void member_main(ult::Fiber* f) {
   Team* team = m->team;
   if (m->binding.place >= 0) follow_place(m->binding.place);
   display_affinity_if_enabled();
-  bool tool = ompt::on();
+  // A league's threads are seen as its teams' initial tasks (run_as_initial_thread).
+  bool tool = ompt::on() && !(team->ompt.flags & ompt_parallel_league);
   if (tool) [[unlikely]] ompt::implicit_task_begin(m, team, m->tid);
   invoke(team->body, m);
   if (tool) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, m, nullptr);
@@ -394,6 +395,7 @@ void report_smaller_gang(int asked, int got) {
 // The size the program asks for: the clause, a pushed value, or nthreads-var.
 int requested_size(const Thread* me, const ForkRequest& req) {
   if (!req.if_clause) return 1;
+  if (req.league) return req.num_threads;
   int n = req.num_threads > 0 ? req.num_threads : me->pushed_nthreads > 0 ? me->pushed_nthreads : me->icv.nthreads;
   return n < 1 ? 1 : n;
 }
@@ -537,7 +539,12 @@ bool wide_team_as_fibers(int n, bool may_nest) {
 // `threads_reserved`: what the fork took from OMP_THREAD_LIMIT's count, which
 // close_region gives back.
 // `requested`: the team size the program asked for, for a tool (0: n).
-Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0, int requested = 0) {
+// `tool_region`: what a tool hears of the new team: a parallel region, a
+// league (the teams construct), or nothing (a team's initial thread, which
+// a tool sees as the league's initial task).
+enum class ToolRegion { Parallel, League, None };
+Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0, int requested = 0,
+                 ToolRegion tool_region = ToolRegion::Parallel) {
   Team* team = hot_team(me);
   wait_members_left(team);
   bool first_active = n > 1 && me == g_initial && only_serial_above(me);
@@ -577,9 +584,12 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   }
   save_context(me, team);
   ++me->ctx_depth;
-  if (ompt::on()) [[unlikely]]
-    ompt::parallel_begin(me, team, requested > 0 ? requested : n, body.kind == RegionBody::Kind::VarargsMicrotask,
-                         false);
+  if (ompt::on() && tool_region != ToolRegion::None) [[unlikely]]
+    ompt::parallel_begin(me, team, requested > 0 ? requested : n,
+                         body.kind == RegionBody::Kind::VarargsMicrotask || tool_region == ToolRegion::League,
+                         tool_region == ToolRegion::League);
+  else if (ompt::on()) [[unlikely]]
+    team->ompt = ompt::TeamState{};
   me->pushed_nthreads = 0;
   me->pushed_bind = -1;
   return team;
@@ -678,8 +688,10 @@ Thread* member_descriptor(Team* team, int i) {
 // until they finish (gang.cpp).
 void close_region(Thread* me, Team* team) {
   bool tool = ompt::on();
-  // A team of one has no closing barrier for a tool (libomp serializes it).
-  bool tool_barrier = tool && team->nthreads > 1;
+  bool league = tool && (team->ompt.flags & ompt_parallel_league);
+  // A team of one has no closing barrier for a tool (libomp serializes it);
+  // nor has a league, whose teams' initial tasks said their ends.
+  bool tool_barrier = tool && team->nthreads > 1 && !league;
   if (tool_barrier) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, me, team->ompt.ra);
   if (team->nthreads > 1) end_part(team);
   // With a tool attached the master waits for every member to leave: their
@@ -697,7 +709,7 @@ void close_region(Thread* me, Team* team) {
   if (me->current_task->domain) deps_clear_domain(me->current_task);
   if (tool) [[unlikely]] {
     if (tool_barrier) ompt::join_barrier_leave(me, team->ompt.ra);
-    ompt::implicit_task_end(me, team, 0);
+    if (!league) ompt::implicit_task_end(me, team, 0);
   }
   if (team->probe) forget_rescues_if_probe_passed(team);
   restore_context(me, team);
@@ -824,7 +836,8 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   std::vector<Binding>& bindings = me->bindings_scratch;
   assign_places(me->binding, n > 1 ? bind : 0, n, bindings);
   if (n == 1 || bind == 0) bindings.assign(std::size_t(n), Binding{-1, me->binding.part_start, me->binding.part_len});
-  Team* team = enter_team(me, n, req.body, req.league ? 0 : n, requested_size(me, req));
+  Team* team = enter_team(me, n, req.body, req.league ? 0 : n, requested_size(me, req),
+                          req.league ? ToolRegion::League : ToolRegion::Parallel);
   team->proc_bind = n > 1 ? bind : 0;
 
   // Checked first: ensure_pool takes a mutex and rewrites a flag that every
@@ -889,7 +902,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
 void fork(const ForkRequest& req) {
   Thread* me = current_thread_fast();
   Team* team = open_region(me, req);
-  if (ompt::on()) [[unlikely]] ompt::implicit_task_begin(me, team, 0);
+  if (ompt::on() && !req.league) [[unlikely]] ompt::implicit_task_begin(me, team, 0);
   invoke(req.body, me);
   close_region(me, team);
 }
@@ -1050,7 +1063,7 @@ struct League {
 // contention group: thread 0 of a team of one at level 0 (team `number` of
 // a league of `size`), with `icv`, its tasks finished before it returns.
 void run_as_initial_thread(Thread* th, const RegionBody& body, const Icvs& icv, int number, int size) {
-  Team* own = enter_team(th, 1, body);
+  Team* own = enter_team(th, 1, body, 0, 0, ToolRegion::None);
   ContentionGroup group;  // outlives every region forked in it: they end before `body` returns
   group.limit = icv.thread_limit;
   own->cg = &group;
@@ -1059,9 +1072,12 @@ void run_as_initial_thread(Thread* th, const RegionBody& body, const Icvs& icv, 
   own->league_num = number;
   own->league_size = size;
   start_thread_in(th, own, 0, icv, th->binding);
+  bool tool = ompt::on();
+  if (tool) [[unlikely]] ompt::league_initial_task(th, own, ompt_scope_begin);
   invoke(body, th);
   help_until(th, [&] { return team_quiescent(own); });
   if (th->current_task->domain) deps_clear_domain(th->current_task);
+  if (tool) [[unlikely]] ompt::league_initial_task(th, own, ompt_scope_end);
   restore_context(th, own);
 }
 
