@@ -250,7 +250,9 @@ BOBBIN_EXPORT bool GOMP_loop_end_cancel(void) { return rt::workshare_end(rt::Wor
 
 namespace {
 rt::WorkshareStart sections(unsigned count) {
-  return loop(rt::LoopKind::Dynamic, false, 1, rt::LoopBounds{1, int64_t(count), 1, true, 4});
+  rt::WorkshareStart w = loop(rt::LoopKind::Dynamic, false, 1, rt::LoopBounds{1, int64_t(count), 1, true, 4});
+  w.sections = true;
+  return w;
 }
 unsigned section_of(bool got, int64_t lower) { return got ? unsigned(lower) : 0; }
 }  // namespace

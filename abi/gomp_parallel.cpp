@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "abi/gomp_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
@@ -32,8 +33,11 @@ rt::WorkshareStart workshare(rt::LoopKind kind, int64_t chunk, const rt::LoopBou
   return w;
 }
 
-void parallel_workshare(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags, rt::LoopKind kind,
-                        int64_t chunk, const rt::LoopBounds& b) {
+// Inlined into each entry point: the tool's frame and return address are the entry's.
+__attribute__((always_inline)) inline void parallel_workshare(void (*fn)(void*), void* data, unsigned num_threads,
+                                                              unsigned flags, rt::LoopKind kind, int64_t chunk,
+                                                              const rt::LoopBounds& b) {
+  BOBBIN_OMPT_ENTRY;
   rt::WorkshareStart w = workshare(kind, chunk, b);
   rt::RegionSetup setup;
   setup.workshare = &w;
@@ -54,6 +58,7 @@ int cancel_kind(int which) {
 }  // namespace
 
 BOBBIN_EXPORT void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_threads, unsigned flags) {
+  BOBBIN_OMPT_ENTRY;
   rt::fork(request(fn, data, num_threads, flags));
 }
 
@@ -61,15 +66,20 @@ BOBBIN_EXPORT void GOMP_parallel(void (*fn)(void*), void* data, unsigned num_thr
 // these two calls, as thread 0 of the team GOMP_parallel_start opened.
 // num_threads as in GOMP_parallel (0: the default; if(false) arrives as 1).
 BOBBIN_EXPORT void GOMP_parallel_start(void (*fn)(void*), void* data, unsigned num_threads) {
+  BOBBIN_OMPT_ENTRY;
   rt::fork_open(request(fn, data, num_threads, 0));
 }
-BOBBIN_EXPORT void GOMP_parallel_end(void) { rt::fork_close(); }
+BOBBIN_EXPORT void GOMP_parallel_end(void) {
+  BOBBIN_OMPT_ENTRY;
+  rt::fork_close();
+}
 
 // reduction(task, ...) on parallel: the first word of `data` points to the
 // reduction descriptor. Returns the team size, the number of copies the
 // compiler then combines.
 BOBBIN_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads,
                                                 unsigned flags) {
+  BOBBIN_OMPT_ENTRY;
   Reductions red(*static_cast<uintptr_t**>(data));
   rt::RegionSetup setup;
   setup.reductions = red.blocks();
@@ -112,8 +122,9 @@ BOBBIN_EXPORT void GOMP_parallel_sections(void (*fn)(void*), void* data, unsigne
 // thread joins the loop (or the sections) first, the caller before these
 // return; it then runs fn(data) itself and calls GOMP_parallel_end.
 namespace {
-void open_workshare(void (*fn)(void*), void* data, unsigned num_threads, rt::LoopKind kind, int64_t chunk,
-                    const rt::LoopBounds& b) {
+__attribute__((always_inline)) inline void open_workshare(void (*fn)(void*), void* data, unsigned num_threads,
+                                                          rt::LoopKind kind, int64_t chunk, const rt::LoopBounds& b) {
+  BOBBIN_OMPT_ENTRY;
   rt::fork_open_with(request(fn, data, num_threads, 0), workshare(kind, chunk, b));
 }
 }  // namespace

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "abi/gomp_types.hpp"
+#include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
 using namespace bobbin;
@@ -17,6 +18,7 @@ using namespace bobbin::abi::gomp;
 BOBBIN_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
                              long arg_align, bool if_clause, unsigned flags, void** depend, int priority,
                              void* detach) {
+  BOBBIN_OMPT_ENTRY;
   rt::ClosureTask t;
   t.fn = fn;
   t.data = data;
@@ -43,14 +45,26 @@ BOBBIN_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*,
   rt::task_closure(t);
 }
 
-BOBBIN_EXPORT void GOMP_taskwait(void) { rt::taskwait(); }
+BOBBIN_EXPORT void GOMP_taskwait(void) {
+  BOBBIN_OMPT_ENTRY;
+  rt::taskwait();
+}
 BOBBIN_EXPORT void GOMP_taskwait_depend(void** depend) {
   Depends deps(depend);
   rt::task_wait_deps(deps.items(), deps.size());
 }
-BOBBIN_EXPORT void GOMP_taskyield(void) { rt::taskyield(); }
-BOBBIN_EXPORT void GOMP_taskgroup_start(void) { rt::taskgroup_begin(); }
-BOBBIN_EXPORT void GOMP_taskgroup_end(void) { rt::taskgroup_end_bound(); }
+BOBBIN_EXPORT void GOMP_taskyield(void) {
+  BOBBIN_OMPT_ENTRY;
+  rt::taskyield();
+}
+BOBBIN_EXPORT void GOMP_taskgroup_start(void) {
+  BOBBIN_OMPT_ENTRY;
+  rt::taskgroup_begin();
+}
+BOBBIN_EXPORT void GOMP_taskgroup_end(void) {
+  BOBBIN_OMPT_ENTRY;
+  rt::taskgroup_end_bound();
+}
 
 namespace {
 

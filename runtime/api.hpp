@@ -474,6 +474,7 @@ void taskgroup_end_bound();
 // A worksharing construct as gcc's entry points describe it (workshare.cpp).
 struct WorkshareStart {
   bool loop = true;            // false: no iterations (scope; a block of scratch only)
+  bool sections = false;       // the loop is a sections construct's (for a tool)
   LoopKind kind = LoopKind::Static;
   bool ordered = false;        // ordered regions take turns per chunk (see dispatch_next_ordered)
   int64_t chunk = 0;

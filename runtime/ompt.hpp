@@ -35,6 +35,7 @@ struct ThreadState {
   bool reduce_barrier = false;  // and its barrier's end
   bool yielding = false;        // in taskyield: the next task switch is a yield
   int doacross_dims = 0;        // dimensions of the doacross loop this thread is in
+  int workshare = 0;            // the ompt_work_t gcc's loop or sections this thread is in (0: none)
 };
 
 // Per task (Task::ompt): the tool's task data and the frames of the task's

@@ -48,7 +48,10 @@ void run(void* payload, int /*gtid*/) {
     memcpy(h->arg, &s, sizeof s);
     memcpy(h->arg + sizeof s, &e, sizeof e);
   }
+  // The task's exit frame for a tool is this function's (the body's caller).
+  if (ompt::on()) [[unlikely]] ompt::set_exit_frame(__builtin_frame_address(0));
   h->fn(h->arg);
+  asm volatile("" ::: "memory");  // not a tail call: the frame must stay while the body runs
 }
 
 std::size_t align_of(const ClosureTask& t) { return t.align > 1 ? t.align : 1; }

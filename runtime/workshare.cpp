@@ -116,6 +116,16 @@ bool workshare_begin(WorkshareStart& w, int64_t* lower, int64_t* upper, int64_t*
   if (w.reductions && w.nreductions > 0) workshare_reductions_begin(w.reductions, w.nreductions);
   if (w.scratch_size > 0) w.scratch = join_scratch(th, w.scratch_size);
   if (!w.loop) return true;
+  // gcc's loops and sections (clang's report themselves in abi/): to a tool,
+  // the construct begins here and ends at workshare_end.
+  if (ompt::on()) [[unlikely]] {
+    const LoopBounds& b = w.bounds;
+    uint64_t trip = b.incr > 0   ? (b.upper < b.lower ? 0 : uint64_t(b.upper - b.lower) / uint64_t(b.incr) + 1)
+                    : b.incr < 0 ? (b.lower < b.upper ? 0 : uint64_t(b.lower - b.upper) / uint64_t(-b.incr) + 1)
+                                 : 0;
+    th->ompt.workshare = w.sections ? ompt_work_sections : ompt_work_loop;
+    ompt::work(ompt_work_t(th->ompt.workshare), ompt_scope_begin, th, trip, ompt::return_address());
+  }
   if (w.doacross_ndims > 0) doacross_init(w.doacross_ndims, w.doacross);
   dispatch_init(w.kind, w.ordered, w.chunk, w.bounds);
   if (!w.claim) return false;
@@ -154,6 +164,16 @@ bool workshare_end(WorkshareWait wait) {
   }
   leave_scratch(th);
   doacross_fini();  // nothing unless the loop was a doacross loop
+  if (th->ompt.workshare && ompt::on()) [[unlikely]] {
+    ompt::work(ompt_work_t(th->ompt.workshare), ompt_scope_end, th, 0, ompt::return_address());
+    th->ompt.workshare = 0;
+    switch (wait) {
+      case WorkshareWait::None: return false;
+      case WorkshareWait::Barrier: ompt::traced_barrier(ompt::kImplicitBarrier, ompt::return_address()); return false;
+      case WorkshareWait::CancellableBarrier:
+        return ompt::traced_cancel_barrier(ompt::kImplicitBarrier, ompt::return_address());
+    }
+  }
   switch (wait) {
     case WorkshareWait::None: return false;
     case WorkshareWait::Barrier: barrier(); return false;

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 int main(void) {
-  int x = 0, y = 0, z = 0, s = 0, t = 0;
+  int x = 0, y = 0, z = 0, s = 0, u = 0, t = 0;
   long r = 0;
   omp_lock_t l;
   omp_init_lock(&l);
@@ -34,7 +34,7 @@ int main(void) {
 #pragma omp critical
     s++;
     omp_set_lock(&l);
-    s++;
+    u++;
     omp_unset_lock(&l);
 #pragma omp barrier
 #pragma omp master
@@ -49,7 +49,7 @@ int main(void) {
     }
   }
   omp_destroy_lock(&l);
-  int ok = x == 2 && y == 2 && z == 2 && s == 5 && r == 4950 && t == 4;
-  printf("x=%d y=%d z=%d s=%d r=%ld t=%d %s\n", x, y, z, s, r, t, ok ? "ok" : "WRONG");
+  int ok = x == 2 && y == 2 && z == 2 && s == 3 && u == 2 && r == 4950 && t == 4;
+  printf("x=%d y=%d z=%d s=%d u=%d r=%ld t=%d %s\n", x, y, z, s, u, r, t, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }

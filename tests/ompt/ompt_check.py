@@ -8,6 +8,11 @@
       legitimately count differently (IGNORED below; their begins and ends
       still pair up, which the tool checks).
 
+  ompt_check.py --invariants PROG --exe constructs_gcc --tool tool.so --lib libbobbin.so
+      A gcc build under Bobbin with the counting tool (libgomp has no tools
+      interface to compare with): passes when it succeeds and the tool saw
+      no violation.
+
   ompt_check.py --archer race|norace --exe archer_race --lib libbobbin.so
       Runs a ThreadSanitizer build under Bobbin with Archer as the tool:
       `race` passes when the race is reported, `norace` when nothing is.
@@ -97,6 +102,20 @@ def check_counts(a):
     return 1 if bad else 0
 
 
+def check_invariants(a):
+    """gcc builds: libgomp has no tools interface, so only Bobbin runs them."""
+    r, err = run_counts(a.exe, a.invariants, a.tool, a.lib)
+    if err:
+        print('%s (gcc): bobbin: %s' % (a.invariants, err))
+        return 1
+    counts, violations = r
+    for v in violations:
+        print('%s (gcc): bobbin: tool found: %s' % (a.invariants, v))
+    if not violations:
+        print('%s (gcc): %d kinds of callback, no violation' % (a.invariants, len(counts)))
+    return 1 if violations else 0
+
+
 def run_archer(exe, lib):
     env = clean_env()
     env.update({'OMP_TOOL_LIBRARIES': ARCHER, 'TSAN_OPTIONS': 'ignore_noninstrumented_modules=1 exitcode=66'})
@@ -141,6 +160,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--counts', help='the constructs program to compare')
     ap.add_argument('--archer', choices=['race', 'norace'])
+    ap.add_argument('--invariants', help='the constructs program to run under Bobbin alone (a gcc build)')
     ap.add_argument('--exe', required=True)
     ap.add_argument('--tool')
     ap.add_argument('--lib', required=True)
@@ -149,6 +169,8 @@ def main():
         return check_counts(a)
     if a.archer:
         return check_archer(a)
+    if a.invariants:
+        return check_invariants(a)
     ap.error('--counts or --archer')
 
 
