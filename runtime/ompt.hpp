@@ -186,7 +186,7 @@ void task_discarded(Thread* th, Task* t);
 // iteration), on the current thread.
 void work_here(ompt_work_t kind, ompt_scope_endpoint_t ep, uint64_t count, const void* ra);
 void dispatch_chunk_here(int64_t first);
-// ordered, and the reductions of clang's __kmpc_reduce*: begin and end.
+// ordered, and the reductions whose combining thread ends them later: begin and end.
 void traced_ordered_begin(const void* ra);
 void traced_ordered_end(const void* ra);
 int traced_reduce_begin(void* data, void (*combine)(void*, void*), bool blocking, bool atomic_ok, const void* ra);
