@@ -23,14 +23,6 @@ rt::LoopKind loop_kind(kmp_int32 sched, bool* ordered) {
   return d.kind;
 }
 
-// The iterations of a loop, for a tool.
-template <class T, class ST>
-uint64_t trip_count(T lower, T upper, ST incr) {
-  if (incr > 0) return upper < lower ? 0 : uint64_t(upper - lower) / uint64_t(incr) + 1;
-  if (incr < 0) return lower < upper ? 0 : uint64_t(lower - upper) / uint64_t(-incr) + 1;
-  return 0;
-}
-
 // What a statically scheduled construct is to a tool, from the ident's
 // KMP_IDENT_WORK_* bits: clang lowers sections and distribute to the same call.
 ompt_work_t static_work_kind(const ident_t* loc) {
@@ -77,13 +69,13 @@ int dispatch_next(kmp_int32* plast, T* plb, T* pub, ST* pst, const void* ra) {
   BOBBIN_EXPORT void __kmpc_for_static_init_##SUFFIX(ident_t* loc, kmp_int32, kmp_int32 sched, kmp_int32* plast, \
                                                      T* plower, T* pupper, ST* pstride, ST incr, ST chunk) {     \
     if (rt::ompt::on()) [[unlikely]]                                                                             \
-      rt::ompt::work_here(static_work_kind(loc), ompt_scope_begin, trip_count(*plower, *pupper, incr), BOBBIN_RA); \
+      rt::ompt::work_here(static_work_kind(loc), ompt_scope_begin, rt::loop_trip_count(bounds(*plower, *pupper, int64_t(incr))), BOBBIN_RA); \
     static_init<T, ST>(sched, plast, plower, pupper, pstride, incr, chunk);                                      \
   }                                                                                                              \
   BOBBIN_EXPORT void __kmpc_dispatch_init_##SUFFIX(ident_t*, kmp_int32, kmp_int32 sched, T lb, T ub, ST st,      \
                                                    ST chunk) {                                                   \
     if (rt::ompt::on()) [[unlikely]]                                                                             \
-      rt::ompt::work_here(ompt_work_loop, ompt_scope_begin, trip_count(lb, ub, st), BOBBIN_RA);                  \
+      rt::ompt::work_here(ompt_work_loop, ompt_scope_begin, rt::loop_trip_count(bounds(lb, ub, int64_t(st))), BOBBIN_RA);                  \
     dispatch_init<T, ST>(sched, lb, ub, st, chunk);                                                              \
   }                                                                                                              \
   BOBBIN_EXPORT int __kmpc_dispatch_next_##SUFFIX(ident_t*, kmp_int32, kmp_int32* plast, T* plb, T* pub,         \

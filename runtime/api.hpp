@@ -115,6 +115,8 @@ struct LoopBounds {
   // loops say which (an increment of 2^63 or more is negative as int64).
   int dir = 0;
 };
+// Iterations of the loop (0 if it has none).
+uint64_t loop_trip_count(const LoopBounds& b);
 
 // Static schedule: this thread's part. Returns false if it has none.
 struct StaticPart {

@@ -29,9 +29,7 @@
 
 namespace bobbin::rt {
 
-namespace {
-
-uint64_t trip_count(const LoopBounds& b) {
+uint64_t loop_trip_count(const LoopBounds& b) {
   bool empty;
   if (b.dir > 0 || (b.dir == 0 && b.incr > 0)) {
     empty = b.is_unsigned ? uint64_t(b.upper) < uint64_t(b.lower) : b.upper < b.lower;
@@ -42,6 +40,10 @@ uint64_t trip_count(const LoopBounds& b) {
   if (empty) return 0;
   return (uint64_t(b.lower) - uint64_t(b.upper)) / (0 - uint64_t(b.incr)) + 1;
 }
+
+namespace {
+
+uint64_t trip_count(const LoopBounds& b) { return loop_trip_count(b); }
 
 int64_t iter_value(int64_t lower, int64_t incr, uint64_t j) {
   return int64_t(uint64_t(lower) + j * uint64_t(incr));

@@ -46,13 +46,23 @@ F cb(ompt_callbacks_t e) {
 }
 #define OMPT_CB(name) cb<name##_t>(name)
 
+// The OpenMP thread running here (null off a fiber), without adopting the
+// kernel thread as current_thread() would.
+Thread* running_thread() {
+  ult::Fiber* f = ult::Worker::current_fiber();
+  return f ? static_cast<Thread*>(f->user()) : nullptr;
+}
+
 // The current OpenMP thread, for the inquiry functions: none while no tool
 // is active (a tool whose initializer declined may still call them).
 Thread* here() {
   if (t_ending) return t_ending;
-  if (!on()) return nullptr;
-  ult::Fiber* f = ult::Worker::current_fiber();
-  return f ? static_cast<Thread*>(f->user()) : nullptr;
+  return on() ? running_thread() : nullptr;
+}
+
+// The state of a thread working in its team (not waiting).
+ompt_state_t working_state(const Thread* th) {
+  return th->team && th->team->level > 0 ? ompt_state_work_parallel : ompt_state_work_serial;
 }
 
 // The callbacks Bobbin delivers; the others (devices, target regions) never
@@ -496,15 +506,12 @@ void initial_thread_begin(Thread* th) {
   g_initials.push_back(th);
 }
 
-bool wants(ompt_callbacks_t e) { return on() && g_cb[e].load(memory_order_relaxed) != nullptr; }
-
 // ---- frames and return addresses -----------------------------------------------
 
 void Entry::enter(void* fp, const void* ra) {
   if (g_state.load(memory_order_relaxed) == 0) ensure_initialized();
   if (!on()) return;
-  ult::Fiber* f = ult::Worker::current_fiber();
-  Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr;
+  Thread* th = running_thread();
   if (!th) return;
   if (Task* t = th->current_task; t && !t->ompt.frame.enter_frame.ptr) {
     t->ompt.frame.enter_frame.ptr = fp;
@@ -523,22 +530,19 @@ void Entry::leave() {
     task->ompt.frame.enter_frame_flags = 0;
   }
   if (set_ra) {
-    ult::Fiber* f = ult::Worker::current_fiber();
-    if (Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr) th->ompt.ra = nullptr;
+    if (Thread* th = running_thread()) th->ompt.ra = nullptr;
   }
 }
 
 void set_exit_frame(void* fp) {
-  ult::Fiber* f = ult::Worker::current_fiber();
-  Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr;
+  Thread* th = running_thread();
   if (!th || !th->current_task) return;
   th->current_task->ompt.frame.exit_frame.ptr = fp;
   th->current_task->ompt.frame.exit_frame_flags = ompt_frame_runtime | ompt_frame_framepointer;
 }
 
 void clear_enter_frame() {
-  ult::Fiber* f = ult::Worker::current_fiber();
-  Thread* th = f ? static_cast<Thread*>(f->user()) : nullptr;
+  Thread* th = running_thread();
   if (th && th->current_task) th->current_task->ompt.frame.enter_frame = ompt_frame_t{}.enter_frame;
 }
 
@@ -719,9 +723,7 @@ void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, Thread* th, 
 }
 
 void sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t ep, Thread* th, const void* ra) {
-  th->ompt.state = ep == ompt_scope_begin ? wait_state(kind)
-                                          : (th->team && th->team->level > 0 ? ompt_state_work_parallel
-                                                                             : ompt_state_work_serial);
+  th->ompt.state = ep == ompt_scope_begin ? wait_state(kind) : working_state(th);
   if (auto f = cb<ompt_callback_sync_region_t>(ompt_callback_sync_region_wait)) f(kind, ep, parallel_of(th), task_of(th), ra);
 }
 
@@ -901,7 +903,7 @@ void traced_critical_begin(void* name, unsigned hint, const void* ra) {
   mutex_acquire(ompt_mutex_critical, hint, kLockImpl, name, ra);
   if (th) set_state(th, ompt_state_wait_critical, ompt_wait_id_t(reinterpret_cast<uintptr_t>(name)));
   rt::critical_begin(name);
-  if (th) set_state(th, th->team && th->team->level > 0 ? ompt_state_work_parallel : ompt_state_work_serial);
+  if (th) set_state(th, working_state(th));
   mutex_acquired(ompt_mutex_critical, name, ra);
 }
 

@@ -192,8 +192,5 @@ void traced_ordered_end(const void* ra);
 int traced_reduce_begin(void* data, void (*combine)(void*, void*), bool blocking, bool atomic_ok, const void* ra);
 void traced_reduce_end(bool blocking, const void* ra);
 
-// Whether the tool registered callback `e` (for hooks that would do work to
-// prepare its arguments).
-bool wants(ompt_callbacks_t e);
 
 }  // namespace bobbin::rt::ompt

@@ -193,12 +193,6 @@ void finish(Thread* th, Task* t) {
   if (wake) team->ww.notify_all();
 }
 
-// Untied tasks: clang compiles an untied task as a state machine whose
-// routine, at a scheduling point, submits the task again and returns; the
-// runtime calls it again later (possibly on another thread) to run the next
-// part. A submission of a running task is such a continuation: it is only
-// noted (requeued) and the task is queued once its routine has returned, so
-// two threads never run it at once.
 // How a task's body ended, for a tool: waiting for its detach event, in a
 // cancelled group or region, or complete.
 ompt_task_status_t end_status(const Task* t) {
@@ -206,6 +200,12 @@ ompt_task_status_t end_status(const Task* t) {
   return task_cancelled(t) ? ompt_task_cancel : ompt_task_complete;
 }
 
+// Untied tasks: clang compiles an untied task as a state machine whose
+// routine, at a scheduling point, submits the task again and returns; the
+// runtime calls it again later (possibly on another thread) to run the next
+// part. A submission of a running task is such a continuation: it is only
+// noted (requeued) and the task is queued once its routine has returned, so
+// two threads never run it at once.
 void execute(Thread* th, Task* t) {
   Task* prev = th->current_task;
 again:
@@ -724,22 +724,19 @@ void task_end_undeferred(void* payload) {
   if (t->cleanup) t->cleanup(payload, th->gtid);
   if (ompt::on()) [[unlikely]] {
     ompt::task_schedule(t, end_status(t), t->parent);
-    t->parent->ompt.frame.enter_frame = ompt_frame_t{}.enter_frame;  // set at its begin (abi)
+    ompt::clear_enter_frame();  // the creator's, kept since the task began (abi)
   }
   // Only a detachable task's count has a second holder (the event).
   if (!t->detachable || t->completion_left.fetch_sub(1, memory_order_acq_rel) == 1) finish(th, t);
 }
 
 void task_wait_deps(const DepItem* deps, int ndeps) {
-  if (ompt::on()) [[unlikely]] {
-    Thread* th = current_thread_fast();
-    ompt::TaskState tw;
-    ompt::taskwait_deps_begin(th, tw, deps, ndeps);
-    if (ndeps > 0) deps_wait(th, deps, ndeps);
-    ompt::taskwait_deps_end(th, tw);
-    return;
-  }
-  if (ndeps > 0) deps_wait(current_thread_fast(), deps, ndeps);
+  Thread* th = current_thread_fast();
+  bool tool = ompt::on();
+  ompt::TaskState tw;
+  if (tool) [[unlikely]] ompt::taskwait_deps_begin(th, tw, deps, ndeps);
+  if (ndeps > 0) deps_wait(th, deps, ndeps);
+  if (tool) [[unlikely]] ompt::taskwait_deps_end(th, tw);
 }
 
 void task_set_affinity(void* payload, const void* addr, std::size_t len) {

@@ -401,11 +401,9 @@ int requested_size(const Thread* me, const ForkRequest& req) {
 }
 
 int choose_team_size(Thread* me, const ForkRequest& req) {
-  if (!req.if_clause) return 1;
-  if (req.league) return req.num_threads;  // a teams construct: one initial thread per team
+  int n = requested_size(me, req);
+  if (!req.if_clause || req.league) return n;  // a teams construct: one initial thread per team
   if (me->team->active_level >= me->icv.max_active_levels) return 1;
-  int n = req.num_threads > 0 ? req.num_threads : me->pushed_nthreads > 0 ? me->pushed_nthreads : me->icv.nthreads;
-  if (n < 1) n = 1;
   const Settings& st = settings();
   if (st.thread_limit > 0 && n > st.thread_limit) n = st.thread_limit;
   if (me->icv.thread_limit > 0 && n > me->icv.thread_limit) n = me->icv.thread_limit;
@@ -584,12 +582,13 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   }
   save_context(me, team);
   ++me->ctx_depth;
-  if (ompt::on() && tool_region != ToolRegion::None) [[unlikely]]
-    ompt::parallel_begin(me, team, requested > 0 ? requested : n,
-                         body.kind == RegionBody::Kind::VarargsMicrotask || tool_region == ToolRegion::League,
-                         tool_region == ToolRegion::League);
-  else if (ompt::on()) [[unlikely]]
-    team->ompt = ompt::TeamState{};
+  if (ompt::on()) [[unlikely]] {
+    if (tool_region == ToolRegion::None) team->ompt = ompt::TeamState{};
+    else
+      ompt::parallel_begin(me, team, requested > 0 ? requested : n,
+                           body.kind == RegionBody::Kind::VarargsMicrotask || tool_region == ToolRegion::League,
+                           tool_region == ToolRegion::League);
+  }
   me->pushed_nthreads = 0;
   me->pushed_bind = -1;
   return team;

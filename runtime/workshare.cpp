@@ -119,12 +119,8 @@ bool workshare_begin(WorkshareStart& w, int64_t* lower, int64_t* upper, int64_t*
   // gcc's loops and sections (clang's report themselves in abi/): to a tool,
   // the construct begins here and ends at workshare_end.
   if (ompt::on()) [[unlikely]] {
-    const LoopBounds& b = w.bounds;
-    uint64_t trip = b.incr > 0   ? (b.upper < b.lower ? 0 : uint64_t(b.upper - b.lower) / uint64_t(b.incr) + 1)
-                    : b.incr < 0 ? (b.lower < b.upper ? 0 : uint64_t(b.lower - b.upper) / uint64_t(-b.incr) + 1)
-                                 : 0;
     th->ompt.workshare = w.sections ? ompt_work_sections : ompt_work_loop;
-    ompt::work(ompt_work_t(th->ompt.workshare), ompt_scope_begin, th, trip, ompt::return_address());
+    ompt::work(ompt_work_t(th->ompt.workshare), ompt_scope_begin, th, loop_trip_count(w.bounds), ompt::return_address());
   }
   if (w.doacross_ndims > 0) doacross_init(w.doacross_ndims, w.doacross);
   dispatch_init(w.kind, w.ordered, w.chunk, w.bounds);
