@@ -517,6 +517,18 @@ const Row kRows[] = {
      "whether the progress monitor may preempt a fiber that holds its worker while others wait (false: only moves "
      "fibers that have not started)",
      true},
+    {"BOBBIN_MPI_WAIT", "fiber",
+     [](const std::string& v, Settings& st) {
+       if (v == "fiber" || v == "mpi") {
+         st.mpi_fiber_wait = v == "fiber";
+         return true;
+       }
+       return false;
+     },
+     [](const Settings& st) { return std::string(st.mpi_fiber_wait ? "fiber" : "mpi"); },
+     "how a blocking MPI point-to-point call on a worker waits (fiber: tests between the worker's other fibers "
+     "and gives the processor away; mpi: the MPI library's own wait)",
+     true},
     {"KMP_ENABLE_TASK_THROTTLING", "true",
      [](const std::string& v, Settings& st) { return parse_bool(v, &st.task_throttling); },
      [](const Settings& st) { return std::string(st.task_throttling ? "true" : "false"); },

@@ -48,6 +48,7 @@
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
 #include "ult/monitor.hpp"
+#include "ult/mpi_wait.hpp"
 #include "ult/pin.hpp"
 #include "ult/stack_pool.hpp"
 
@@ -225,6 +226,7 @@ void initialize() {
   ult::set_fiber_describer(&describe_fiber);
   sched::install_worker_loop();
   progress_init();
+  ult::set_mpi_wait(settings().mpi_fiber_wait);
   tasking_init();
   // The program's thread is not pinned (unless binding is asked for): when
   // the kernel runs it on a pinned worker's processor during a long region,

@@ -1,0 +1,90 @@
+/* What the distributed tile factorizations (mpichol.c, mpilu.c) share:
+ * MPI start-up with MPI_THREAD_MULTIPLE, the process grid, a matrix whose
+ * every element any rank can compute on its own, the single BLAS thread,
+ * the watchdog, and the RESULT line (printed by rank 0 only).
+ *
+ * Communication is done by tasks that call blocking MPI (MPI_Send and
+ * MPI_Recv) and are chained on one dependence object per rank, in the same
+ * global order on every rank. That is what keeps the programs free of
+ * deadlock on every runtime and at every thread count, one thread per rank
+ * included: take the first exchange, in that order, that has not completed
+ * everywhere. Every earlier one has, so on each rank taking part its task
+ * is ready as soon as its data is; a receiver's needs nothing more, and a
+ * sender's data depends only on earlier exchanges and on local tasks, which
+ * the sender's threads run since at most one of them (the one in the
+ * chain) is inside MPI, and its chain has not reached a later exchange. */
+#ifndef BOBBIN_BOTS_MPITILE_H
+#define BOBBIN_BOTS_MPITILE_H
+
+#include <dlfcn.h>
+#include <float.h>
+#include <math.h>
+#include <mpi.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static int mt_rank, mt_ranks;
+
+/* Uniform in [-0.5, 0.5), a function of (seed, r, c) alone: every rank
+   generates its own tiles, and rank 0 the whole matrix for the check. */
+static inline double mt_element(unsigned seed, long r, long c) {
+  uint64_t x = ((uint64_t)seed << 48) ^ ((uint64_t)r << 24) ^ (uint64_t)c;
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  return (double)(x >> 11) / 9007199254740992.0 - 0.5;
+}
+
+/* OpenBLAS runs its kernels on one thread inside each task (the program's
+   parallelism is the tasks'); a BLAS without the call is single-threaded. */
+extern void openblas_set_num_threads(int) __attribute__((weak));
+
+static void mt_on_timeout(int sig) {
+  (void)sig;
+  static const char msg[] = "HUNG: the factorization did not finish in MPITILE_TIMEOUT seconds\n";
+  if (write(2, msg, sizeof msg - 1) < 0) {
+  }
+  void (*dump)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "bobbin_print_scheduler_state");
+  if (dump)
+    dump();
+  _exit(3);
+}
+
+static inline void mt_init(int *argc, char ***argv) {
+  int provided;
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &mt_ranks);
+  if (provided < MPI_THREAD_MULTIPLE) {
+    if (mt_rank == 0)
+      fprintf(stderr, "%s: this MPI gives thread level %d, not MPI_THREAD_MULTIPLE\n", (*argv)[0], provided);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (openblas_set_num_threads)
+    openblas_set_num_threads(1);
+  const char *t = getenv("MPITILE_TIMEOUT");
+  if (t && atoi(t) > 0) {
+    signal(SIGALRM, mt_on_timeout);
+    alarm((unsigned)atoi(t));
+  }
+}
+
+/* Max over the ranks of each rank's elapsed time between two barriers is
+   what the caller's t1 - t0 is, since the barrier ends together. */
+static inline double mt_sync_now(void) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  return bench_now();
+}
+
+/* |y - z|_inf / (n eps |A|_inf |x|_inf), the scaled residual both checks use. */
+static inline double mt_scaled(const double *y, const double *z, long n, double anorm, double xmax) {
+  double err = 0;
+  for (long i = 0; i < n; i++)
+    err = fmax(err, fabs(y[i] - z[i]));
+  return err / ((double)n * DBL_EPSILON * anorm * xmax);
+}
+
+#endif
