@@ -8,17 +8,20 @@
  *    owner in a task that opens a NESTED parallel region of P threads: they
  *    split the rows and meet at a hand-written spin barrier (atomics and
  *    sched_yield, no runtime call) twice per column, once to pick the
- *    pivot, once before the rank-1 update;
+ *    pivot, once before the rank-1 update, and twice per stripe of 32
+ *    columns, around the solve that precedes the stripe's dgemm;
  *  - the factored panel and its pivots go to every other rank through a
  *    task that calls blocking MPI_Send on the owner and a task that calls
  *    blocking MPI_Recv on each other rank, chained in step order on every
  *    rank (mpitile.h argues why that cannot deadlock);
- *  - each rank then updates each of its columns right of the panel in a
- *    task (the step's row swaps, a triangular solve with the panel's unit
- *    lower triangle, dgemm below it; depend in: the panel, inout: the
- *    column), so that the panel of step k+1 starts as soon as its column is
- *    updated (look-ahead), and applies the swaps to its columns left of the
- *    panel in a task of their own.
+ *  - each rank then updates each of its columns right of the panel: a task
+ *    for the step's row swaps and the triangular solve of the column's tile
+ *    k with the panel's unit lower triangle (depend inout: the column's
+ *    tiles k .. nt, through an iterator), and a task per tile below it for
+ *    its dgemm (depend in: the panel and tile k, inout: the tile), so that
+ *    the panel of step k+1 starts as soon as its column's tiles are updated
+ *    (look-ahead); the swaps on its columns left of the panel are tasks of
+ *    their own.
  *
  * A rank waiting in MPI while its nested panel team spins is what the
  * gang scheduler and the MPI waits on fibers (ult/mpi_wait.cpp) are for.
@@ -69,8 +72,16 @@ struct cand {
   char pad[52];
 };
 
+static const int ib = 32; /* the panel's inner blocking */
+
 /* Factors the m x nb panel a (ld lda) whose first row is global row r0;
-   writes the pivots' global rows to piv[r0 .. r0 + nb). */
+   writes the pivots' global rows to piv[r0 .. r0 + nb). The members split
+   the rows. The panel goes in stripes of ib columns: within a stripe,
+   column by column (pivot search, a swap of whole panel rows by member 0,
+   scaling and a rank-1 update of the stripe's columns); after it, member 0
+   solves the stripe's rows of the columns right of it with the stripe's
+   unit lower triangle (dtrsm), and each member updates its rows of those
+   columns with one rank-ib product (dgemm). */
 static void panel(double *a, int lda, int m, int r0) {
   spin_barrier bar = {0, 0, {0}};
   struct cand cand[64];
@@ -79,45 +90,62 @@ static void panel(double *a, int lda, int m, int r0) {
   {
     int me = omp_get_thread_num(), members = omp_get_num_threads(), sense = 0;
     int lo = (int)((long)m * me / members), hi = (int)((long)m * (me + 1) / members);
-    for (int c = 0; c < nb; c++) {
-      struct cand best = {-1.0, -1, {0}};
-      for (int r = lo > c ? lo : c; r < hi; r++) {
-        double v = fabs(a[(size_t)c * lda + r]);
-        if (v > best.v) /* strict: ties keep the lower row */
-          best.v = v, best.row = r;
+    for (int s0 = 0; s0 < nb; s0 += ib) {
+      int w = nb - s0 < ib ? nb - s0 : ib, s1 = s0 + w; /* the stripe: columns s0 .. s1 */
+      for (int c = s0; c < s1; c++) {
+        struct cand best = {-1.0, -1, {0}};
+        for (int r = lo > c ? lo : c; r < hi; r++) {
+          double v = fabs(a[(size_t)c * lda + r]);
+          if (v > best.v) /* strict: ties keep the lower row */
+            best.v = v, best.row = r;
+        }
+        cand[me] = best;
+        spin_wait(&bar, members, &sense);
+        if (me == 0) {
+          struct cand g = cand[0];
+          for (int t = 1; t < members; t++)
+            if (cand[t].v > g.v)
+              g = cand[t];
+          int pr = g.row < 0 ? c : g.row;
+          piv[r0 + c] = r0 + pr;
+          if (pr != c)
+            for (int cc = 0; cc < nb; cc++) {
+              double t = a[(size_t)cc * lda + c];
+              a[(size_t)cc * lda + c] = a[(size_t)cc * lda + pr];
+              a[(size_t)cc * lda + pr] = t;
+            }
+        }
+        spin_wait(&bar, members, &sense);
+        double d = a[(size_t)c * lda + c];
+        int from = lo > c + 1 ? lo : c + 1;
+        for (int r = from; r < hi; r++)
+          a[(size_t)c * lda + r] /= d;
+        for (int cc = c + 1; cc < s1; cc++) {
+          double u = a[(size_t)cc * lda + c];
+          double *dst = a + (size_t)cc * lda, *l = a + (size_t)c * lda;
+          for (int r = from; r < hi; r++)
+            dst[r] -= l[r] * u;
+        }
       }
-      cand[me] = best;
+      if (s1 == nb)
+        break;
       spin_wait(&bar, members, &sense);
-      if (me == 0) {
-        struct cand g = cand[0];
-        for (int t = 1; t < members; t++)
-          if (cand[t].v > g.v)
-            g = cand[t];
-        int pr = g.row < 0 ? c : g.row;
-        piv[r0 + c] = r0 + pr;
-        if (pr != c)
-          for (int cc = 0; cc < nb; cc++) {
-            double t = a[(size_t)cc * lda + c];
-            a[(size_t)cc * lda + c] = a[(size_t)cc * lda + pr];
-            a[(size_t)cc * lda + pr] = t;
-          }
-      }
+      if (me == 0)
+        cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, w, nb - s1, 1.0,
+                    a + (size_t)s0 * lda + s0, lda, a + (size_t)s1 * lda + s0, lda);
       spin_wait(&bar, members, &sense);
-      double d = a[(size_t)c * lda + c];
-      for (int r = lo > c + 1 ? lo : c + 1; r < hi; r++)
-        a[(size_t)c * lda + r] /= d;
-      for (int cc = c + 1; cc < nb; cc++) {
-        double u = a[(size_t)cc * lda + c];
-        double *dst = a + (size_t)cc * lda, *l = a + (size_t)c * lda;
-        for (int r = lo > c + 1 ? lo : c + 1; r < hi; r++)
-          dst[r] -= l[r] * u;
-      }
+      int from = lo > s1 ? lo : s1;
+      if (hi > from)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, hi - from, nb - s1, w, -1.0,
+                    a + (size_t)s0 * lda + from, lda, a + (size_t)s1 * lda + s0, lda, 1.0,
+                    a + (size_t)s1 * lda + from, lda);
     }
   }
 }
 
 /* ---- the update of one column by step k's panel ------------------------ */
 
+/* Step k's row swaps on the nb columns of col (ld n). */
 static void swap_rows(double *col, int k) {
   for (int r = k * nb; r < (k + 1) * nb; r++)
     if (piv[r] != r)
@@ -128,13 +156,17 @@ static void swap_rows(double *col, int k) {
       }
 }
 
-static void update(double *col, const double *l, int ldl, int k) {
-  int r0 = k * nb, below = n - r0 - nb;
+/* The swaps, then U's tile (k, j) = L_kk^-1 A_kj. */
+static void solve_top(double *col, const double *l, int ldl, int k) {
   swap_rows(col, k);
-  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, nb, nb, 1.0, l, ldl, col + r0, n);
-  if (below > 0)
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, below, nb, nb, -1.0, l + nb, ldl, col + r0, n, 1.0,
-                col + r0 + nb, n);
+  cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, nb, nb, 1.0, l, ldl, col + k * nb,
+              n);
+}
+
+/* Tile (i, j) -= L_ik U_kj. */
+static void update_tile(double *col, const double *l, int ldl, int k, int i) {
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nb, nb, nb, -1.0, l + (size_t)(i - k) * nb, ldl,
+              col + k * nb, n, 1.0, col + i * nb, n);
 }
 
 /* The panel of step k as the other ranks see it: rows k nb .. n, then its
@@ -149,12 +181,12 @@ static void factor(void) {
     if (owner(k) == mt_rank) {
       double *col = C[k];
       l = col + k * nb, ldl = n;
-#pragma omp task depend(inout : col[0]) firstprivate(col, k, m) priority(2)
+#pragma omp task depend(iterator(t = k : nt), inout : col[t * nb]) firstprivate(col, k, m) priority(2)
       panel(col + k * nb, n, m, k * nb);
       if (mt_ranks > 1) {
         double *buf = Lk[k];
-#pragma omp task depend(in : col[0]) depend(out : buf[0]) depend(inout : chain) firstprivate(col, buf, k, m) \
-    priority(1)
+#pragma omp task depend(iterator(t = k : nt), in : col[t * nb]) depend(out : buf[0]) depend(inout : chain) \
+    firstprivate(col, buf, k, m) priority(1)
         {
           for (int c = 0; c < nb; c++)
             memcpy(buf + (size_t)c * m, col + (size_t)c * n + k * nb, sizeof(double) * (size_t)m);
@@ -175,19 +207,31 @@ static void factor(void) {
           piv[k * nb + i] = (int)buf[(size_t)m * nb + i];
       }
     }
-    /* The owner's updates read the panel in place; they depend on its
-       column (in), as the other ranks' depend on the received copy. */
-    double *dep = owner(k) == mt_rank ? C[k] : Lk[k];
-    (void)dep; /* gcc 12 does not count a use in a depend clause */
+    /* The owner's updates read the panel in place, each the tiles it
+       needs (a later step's swaps on this column wait for those reads);
+       the other ranks' read the received copy, one object. A column's
+       tiles are dependence objects of their own (the address of their
+       first element): the swaps and the solve take tiles k .. nt of the
+       column, each product one tile, so the column of step k+1's panel is
+       ready as soon as its own tiles are updated. */
+    int mine = owner(k) == mt_rank;
+    double *top = mine ? C[k] + k * nb : Lk[k];
     for (int j = 0; j < nt; j++) {
       if (owner(j) != mt_rank || j == k)
         continue;
       double *col = C[j];
       if (j > k) {
-#pragma omp task depend(in : dep[0]) depend(inout : col[0]) firstprivate(col, l, ldl, k) priority(j == k + 1)
-        update(col, l, ldl, k);
+#pragma omp task depend(in : top[0]) depend(iterator(t = k : nt), inout : col[t * nb]) \
+    firstprivate(col, l, ldl, k) priority(j == k + 1)
+        solve_top(col, l, ldl, k);
+        for (int i = k + 1; i < nt; i++) {
+          double *li = mine ? C[k] + i * nb : Lk[k];
+#pragma omp task depend(in : li[0], col[k * nb]) depend(inout : col[i * nb]) firstprivate(col, l, ldl, k, i) \
+    priority(j == k + 1)
+          update_tile(col, l, ldl, k, i);
+        }
       } else {
-#pragma omp task depend(in : dep[0]) depend(inout : col[0]) firstprivate(col, k)
+#pragma omp task depend(in : top[0]) depend(iterator(t = k : nt), inout : col[t * nb]) firstprivate(col, k)
         swap_rows(col, k);
       }
     }

@@ -200,6 +200,18 @@ def run_once(cmd, env, timeout):
     return status, out, err, proc.returncode, time.monotonic() - t0
 
 
+def mpi_launch(ranks, preload):
+    """The launcher's words before the program: every rank of a hybrid job
+    on this machine, ranks not bound (each runtime places its own threads),
+    more ranks than cores allowed; Bobbin preloaded in the ranks only."""
+    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks)]
+    if os.geteuid() == 0:
+        cmd.insert(1, "--allow-run-as-root")
+    if preload:
+        cmd += ["env", "LD_PRELOAD=" + preload]
+    return cmd
+
+
 def primary_metric(rows_samples, forced):
     if forced:
         return forced
@@ -242,6 +254,9 @@ def main(argv=None):
     ap.add_argument("--bench", action="append", default=[], metavar="LABEL=PROGRAM [ARGS]",
                     help="replace the default suite (repeatable); PROGRAM is relative to the build dir "
                          "without the -clang/-gcc suffix, e.g. 'fib35=bots/fib/fib 35'")
+    ap.add_argument("--mpi", type=int, default=0, metavar="N",
+                    help="run each benchmark under `mpirun -np N` (Open MPI: --oversubscribe --bind-to none, "
+                         "as root --allow-run-as-root), LD_PRELOAD set in every rank, not in mpirun")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                     help="extra environment for every run (repeatable)")
     ap.add_argument("--metric", default=None, help="RESULT key to tabulate (default overhead_us, else time_s)")
@@ -262,6 +277,8 @@ def main(argv=None):
             ap.error("unknown runtime '%s' (known: %s)" % (r, ", ".join(RUNTIMES)))
     if args.reps < 1:
         ap.error("--reps must be at least 1")
+    if args.mpi < 0 or (args.mpi and not shutil.which("mpirun")):
+        ap.error("--mpi wants a positive rank count and mpirun on PATH (tools/setup installs Open MPI)")
     if args.plot and check_plotting():
         ap.error(check_plotting())
 
@@ -352,9 +369,12 @@ def main(argv=None):
                 suffix, preload, _base = RUNTIMES[rt]
                 exe = os.path.join(build, "%s-%s" % (prog, suffix))
                 env = dict(base_env)
-                if preload:
+                cmd = [exe] + bargs
+                if args.mpi:
+                    cmd = mpi_launch(args.mpi, lib if preload else None) + cmd
+                elif preload:
                     env["LD_PRELOAD"] = lib
-                status, out, err, rc, secs = run_once([exe] + bargs, env, args.timeout)
+                status, out, err, rc, secs = run_once(cmd, env, args.timeout)
                 c.seconds.append(secs)
                 results = [parse_result_line(l) for l in out.splitlines() if l.startswith("RESULT ")]
                 for res in results:
