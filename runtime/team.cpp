@@ -752,7 +752,20 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
   uint64_t enclosing = 0;  // the innermost gang this thread is in (the new gang is inside it)
   for (const Team* t = me->team; t && !enclosing; t = t->parent) enclosing = t->gang_key;
   bool pool_only = outside_initial_tree(me);
-  sched::GangReservation res = sched::reserve_gang(creator, n, enclosing, pool_only, [&](sched::GangReservation& r) {
+  // A region opened by an explicit task (a tile library's panel) takes only
+  // idle workers besides its creator's: a busy one runs its team's other
+  // tasks, and the member reserved there waited for the task it ran to end
+  // (each of them, since the spin barrier's sched_yield handed the worker
+  // back), while the member here spun: mpilu 2048 (1 rank x 2) 0.18 s,
+  // tilelu medium 0.12-0.19, libomp 0.14 / 0.06-0.11. Without enough idle
+  // workers the region runs in steal mode (or narrower, with dyn-var true):
+  // its members queue here, where they take turns at their barrier's
+  // sched_yield, and a worker that becomes idle takes those not started
+  // (0.13 / 0.06-0.09 s); a member that spins without yielding is the
+  // progress monitor's, whose memory then gives that region kernel threads.
+  bool idle_only = !me->current_task->implicit;
+  sched::GangReservation res = sched::reserve_gang(creator, n, enclosing, pool_only, idle_only,
+                                                   [&](sched::GangReservation& r) {
     int width = int(r.workers.size());
     if (!narrow && width < n) {
       fits = false;

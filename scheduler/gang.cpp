@@ -205,7 +205,8 @@ void add_gang_trace_kinds() {
 void lock_reservations() { g_reserve.lock(); }
 void unlock_reservations() { g_reserve.unlock(); }
 
-GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, bool pool_only) NO_THREAD_SAFETY_ANALYSIS {
+GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, bool pool_only,
+                                    bool idle_only) NO_THREAD_SAFETY_ANALYSIS {
   int asked = want;
   auto* key = new GangKey;
   if (enclosing) key->path = key_of(enclosing)->path;
@@ -220,6 +221,7 @@ GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, b
   for (int k = 1; k < n; ++k) {
     int w = (creator + k) % n;
     if (pool_only && !ult::Worker::at(w)->dedicated()) continue;
+    if (idle_only && !ult::Worker::at(w)->in_idle_loop()) continue;
     if (may_reserve(g_workers[w], *key)) others.push_back(w);  // G6, G7
   }
   want = std::max(1, std::min(want, int(others.size()) + 1));  // G1

@@ -28,9 +28,11 @@ struct GangReservation {
 // gang-id order). `enclosing`: the key of the innermost gang the creator is
 // a thread of (0 if none); the new gang's path extends its path.
 // `pool_only`: its members may run only on dedicated workers
-// (ult::Fiber::pool_only), so no other worker is reserved.
+// (ult::Fiber::pool_only), so no other worker is reserved. `idle_only`:
+// only workers in their idle loop are reserved besides the creator's (a
+// region opened by an explicit task, runtime/team.cpp says why).
 template <class QueueMembers>
-GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, bool pool_only,
+GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, bool pool_only, bool idle_only,
                              QueueMembers queue_members);
 // The master of a gang runs it on its own fiber: it marks its worker as
 // running the gang while it does, and gives the reservation back after.
@@ -53,13 +55,14 @@ void cancel_reservation(const GangReservation& r);
 // Implementation of reserve_gang (the lock is held during `queue`).
 void lock_reservations();
 void unlock_reservations();
-GangReservation reserve_gang_locked(int creator_worker, int want, uint64_t enclosing, bool pool_only);
+GangReservation reserve_gang_locked(int creator_worker, int want, uint64_t enclosing, bool pool_only,
+                                    bool idle_only);
 
 template <class QueueMembers>
-GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, bool pool_only,
+GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, bool pool_only, bool idle_only,
                              QueueMembers queue_members) {
   lock_reservations();
-  GangReservation r = reserve_gang_locked(creator_worker, want, enclosing, pool_only);
+  GangReservation r = reserve_gang_locked(creator_worker, want, enclosing, pool_only, idle_only);
   queue_members(r);
   unlock_reservations();
   return r;

@@ -114,6 +114,8 @@ class alignas(kCacheLine) Worker {
   // Whether another pool worker runs its idle loop (spinning or asleep):
   // one that will steal a not-started fiber queued here. A hint.
   static bool idle_peer();
+  // Whether this worker runs its idle loop (spinning or asleep). A hint.
+  bool in_idle_loop() const { return running_hint() == &idle_; }
   // On worker 0's own thread only: runs the initial placement hook (above).
   static void check_initial_placement();
   // Blocks the calling fiber until unpark(); may return spuriously, so callers
