@@ -153,23 +153,9 @@ static int check(double *residual) {
           if ((long)i * nb + r >= (long)j * nb + c) /* the diagonal tile's upper part is not L */
             L[((size_t)j * nb + c) * (size_t)n + (size_t)i * nb + r] = t[(size_t)c * nb + r];
     }
-  double *x = malloc(sizeof(double) * (size_t)n), *y = calloc((size_t)n, sizeof(double)),
-         *w = calloc((size_t)n, sizeof(double)), *z = calloc((size_t)n, sizeof(double));
-  double xmax = 0, anorm = 0;
-  for (long i = 0; i < n; i++) {
-    x[i] = mt_element(seed + 1, i, 0);
-    xmax = fmax(xmax, fabs(x[i]));
-  }
-  for (long r = 0; r < n; r++) {
-    double row = 0, s = 0;
-    for (long c = 0; c < n; c++) {
-      double v = a_elem(r, c);
-      row += fabs(v);
-      s += v * x[c];
-    }
-    y[r] = s;
-    anorm = fmax(anorm, row);
-  }
+  double *x, *y, xmax, anorm;
+  mt_reference(a_elem, n, seed + 1, &x, &y, &anorm, &xmax);
+  double *w = calloc((size_t)n, sizeof(double)), *z = calloc((size_t)n, sizeof(double));
   for (long c = 0; c < n; c++) /* w = L^T x */
     for (long r = c; r < n; r++)
       w[c] += L[(size_t)c * (size_t)n + (size_t)r] * x[r];

@@ -36,6 +36,7 @@
 #include <cblas.h>
 
 #include "mpitile.h"
+#include "spin_barrier.h"
 
 static int n, nb, nt, P;
 static double **C;     /* C[j]: tile column j (n x nb, ld n) if held here, else NULL */
@@ -45,32 +46,9 @@ static int chain;      /* orders this rank's communication tasks */
 static const unsigned seed = 11;
 
 static int owner(int j) { return j % mt_ranks; }
+static double a_elem(long r, long c) { return mt_element(seed, r, c); }
 
 /* ---- the panel: a nested team with its own spin barrier ---------------- */
-
-typedef struct {
-  int count, sense;
-  char pad[56];
-} spin_barrier;
-
-static void spin_wait(spin_barrier *b, int members, int *local_sense) {
-  *local_sense = !*local_sense;
-  if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == members) {
-    __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&b->sense, *local_sense, __ATOMIC_RELEASE);
-  } else {
-    unsigned polls = 0;
-    while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != *local_sense)
-      if (++polls % 64 == 0)
-        sched_yield();
-  }
-}
-
-struct cand {
-  double v;
-  int row;
-  char pad[52];
-};
 
 static const int ib = 32; /* the panel's inner blocking */
 
@@ -216,6 +194,7 @@ static void factor(void) {
        ready as soon as its own tiles are updated. */
     int mine = owner(k) == mt_rank;
     double *top = mine ? C[k] + k * nb : Lk[k];
+    (void)top; /* gcc 12 counts no use in a depend clause (nor li's below) */
     for (int j = 0; j < nt; j++) {
       if (owner(j) != mt_rank || j == k)
         continue;
@@ -226,6 +205,7 @@ static void factor(void) {
         solve_top(col, l, ldl, k);
         for (int i = k + 1; i < nt; i++) {
           double *li = mine ? C[k] + i * nb : Lk[k];
+          (void)li;
 #pragma omp task depend(in : li[0], col[k * nb]) depend(inout : col[i * nb]) firstprivate(col, l, ldl, k, i) \
     priority(j == k + 1)
           update_tile(col, l, ldl, k, i);
@@ -256,23 +236,9 @@ static int check(double *residual) {
     else
       MPI_Recv(dst, n * nb, MPI_DOUBLE, owner(j), j, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
-  double *x = malloc(sizeof(double) * (size_t)n), *y = calloc((size_t)n, sizeof(double)),
-         *w = calloc((size_t)n, sizeof(double)), *z = calloc((size_t)n, sizeof(double));
-  double xmax = 0, anorm = 0;
-  for (long i = 0; i < n; i++) {
-    x[i] = mt_element(seed + 1, i, 0);
-    xmax = fmax(xmax, fabs(x[i]));
-  }
-  for (long r = 0; r < n; r++) {
-    double row = 0, s = 0;
-    for (long c = 0; c < n; c++) {
-      double v = mt_element(seed, r, c);
-      row += fabs(v);
-      s += v * x[c];
-    }
-    y[r] = s;
-    anorm = fmax(anorm, row);
-  }
+  double *x, *y, xmax, anorm;
+  mt_reference(a_elem, n, seed + 1, &x, &y, &anorm, &xmax);
+  double *w = calloc((size_t)n, sizeof(double)), *z = calloc((size_t)n, sizeof(double));
   for (int r = 0; r < n; r++) /* y = P A x: the swaps in the order they were made */
     if (piv[r] != r) {
       double t = y[r];
@@ -316,7 +282,7 @@ int main(int argc, char **argv) {
       C[j] = malloc(sizeof(double) * (size_t)n * nb);
       for (int c = 0; c < nb; c++)
         for (int r = 0; r < n; r++)
-          C[j][(size_t)c * n + r] = mt_element(seed, r, (long)j * nb + c);
+          C[j][(size_t)c * n + r] = a_elem(r, (long)j * nb + c);
     }
     if (mt_ranks > 1) { /* the owner packs its panel there to send it */
       Lk[j] = malloc(sizeof(double) * panel_doubles(j));

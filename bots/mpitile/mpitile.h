@@ -79,6 +79,30 @@ static inline double mt_sync_now(void) {
   return bench_now();
 }
 
+/* The check's reference: a random x (seed xseed), y = A x for the matrix
+   whose element (r, c) is elem(r, c), |A|_inf and |x|_inf. The caller frees
+   *x and *y. */
+static inline void mt_reference(double (*elem)(long, long), long n, unsigned xseed, double **x, double **y,
+                                double *anorm, double *xmax) {
+  *x = malloc(sizeof(double) * (size_t)n);
+  *y = malloc(sizeof(double) * (size_t)n);
+  *xmax = 0, *anorm = 0;
+  for (long i = 0; i < n; i++) {
+    (*x)[i] = mt_element(xseed, i, 0);
+    *xmax = fmax(*xmax, fabs((*x)[i]));
+  }
+  for (long r = 0; r < n; r++) {
+    double row = 0, s = 0;
+    for (long c = 0; c < n; c++) {
+      double v = elem(r, c);
+      row += fabs(v);
+      s += v * (*x)[c];
+    }
+    (*y)[r] = s;
+    *anorm = fmax(*anorm, row);
+  }
+}
+
 /* |y - z|_inf / (n eps |A|_inf |x|_inf), the scaled residual both checks use. */
 static inline double mt_scaled(const double *y, const double *z, long n, double anorm, double xmax) {
   double err = 0;

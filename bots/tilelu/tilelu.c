@@ -45,39 +45,14 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "spin_barrier.h"
 
 static int n, nb, nt, P;
 static double *A;  /* the matrix being factored, column-major, lda = n */
 static int *ipiv;  /* ipiv[r] = the row swapped with row r (global indices) */
 #define AT(M, r, c) ((M)[(size_t)(c) * (size_t)n + (size_t)(r)])
 
-/* ---- the hand-written spin barrier of the panel team ------------------- */
-
-typedef struct {
-  int count, sense;
-  char pad[56];
-} spin_barrier;
-
-static void spin_wait(spin_barrier *b, int members, int *local_sense) {
-  *local_sense = !*local_sense;
-  if (__atomic_add_fetch(&b->count, 1, __ATOMIC_ACQ_REL) == members) {
-    __atomic_store_n(&b->count, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&b->sense, *local_sense, __ATOMIC_RELEASE);
-  } else {
-    unsigned polls = 0;
-    while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) != *local_sense)
-      if (++polls % 64 == 0)
-        sched_yield(); /* as hand-written barriers do; never a fiber switch */
-  }
-}
-
 /* ---- the panel: rows k*nb..n of tile column k -------------------------- */
-
-struct cand {
-  double v;
-  int row;
-  char pad[52];
-};
 
 /* What member 0 hands the others: the pivot row's part within the current
    stripe (for the rank-1 updates) and, after each stripe, the block of U
