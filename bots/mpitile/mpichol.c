@@ -137,8 +137,7 @@ static int check(double *residual) {
       for (int i = j; i < nt; i++)
         if (owner(i, j) == mt_rank)
           MPI_Send(TILE(i, j), (int)tb, MPI_DOUBLE, 0, i * nt + j, MPI_COMM_WORLD);
-    MPI_Bcast(residual, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    return *residual < 10.0;
+    return mt_verdict(residual);
   }
   double *L = calloc((size_t)n * (size_t)n, sizeof(double)), *tile = malloc(tb * sizeof(double));
   for (int j = 0; j < nt; j++)
@@ -164,15 +163,12 @@ static int check(double *residual) {
       z[r] += L[(size_t)c * (size_t)n + (size_t)r] * w[c];
   *residual = mt_scaled(y, z, n, anorm, xmax);
   free(L), free(tile), free(x), free(y), free(w), free(z);
-  MPI_Bcast(residual, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return *residual < 10.0;
+  return mt_verdict(residual);
 }
 
 int main(int argc, char **argv) {
   mt_init(&argc, &argv);
-  static const long presets[3] = {512, 2048, 4096};
-  n = (int)bench_size_arg(argc, argv, 1, presets, presets[0], "n");
-  nb = (int)bench_long_arg(argc, argv, 2, n <= 1024 ? 128 : 256, "nb");
+  mt_sizes(argc, argv, &n, &nb);
   p = 1;
   for (int d = 1; d * d <= mt_ranks; d++)
     if (mt_ranks % d == 0)

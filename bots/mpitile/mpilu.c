@@ -224,8 +224,7 @@ static int check(double *residual) {
     for (int j = 0; j < nt; j++)
       if (owner(j) == mt_rank)
         MPI_Send(C[j], n * nb, MPI_DOUBLE, 0, j, MPI_COMM_WORLD);
-    MPI_Bcast(residual, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    return *residual < 10.0;
+    return mt_verdict(residual);
   }
   size_t nn = (size_t)n * (size_t)n;
   double *F = malloc(nn * sizeof(double));
@@ -255,15 +254,12 @@ static int check(double *residual) {
   }
   *residual = mt_scaled(y, z, n, anorm, xmax);
   free(F), free(x), free(y), free(w), free(z);
-  MPI_Bcast(residual, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return *residual < 10.0;
+  return mt_verdict(residual);
 }
 
 int main(int argc, char **argv) {
   mt_init(&argc, &argv);
-  static const long presets[3] = {512, 2048, 4096};
-  n = (int)bench_size_arg(argc, argv, 1, presets, presets[0], "n");
-  nb = (int)bench_long_arg(argc, argv, 2, n <= 1024 ? 128 : 256, "nb");
+  mt_sizes(argc, argv, &n, &nb);
   if (n % nb) {
     if (mt_rank == 0)
       fprintf(stderr, "mpilu: nb must divide n\n");

@@ -103,6 +103,19 @@ static inline void mt_reference(double (*elem)(long, long), long n, unsigned xse
   }
 }
 
+/* Every rank's verdict: rank 0's residual (computed there) below 10. */
+static inline int mt_verdict(double *residual) {
+  MPI_Bcast(residual, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return *residual < 10.0;
+}
+
+/* n (a preset or a number, argv[1]) and the tile size nb (argv[2]). */
+static inline void mt_sizes(int argc, char **argv, int *n, int *nb) {
+  static const long presets[3] = {512, 2048, 4096};
+  *n = (int)bench_size_arg(argc, argv, 1, presets, presets[0], "n");
+  *nb = (int)bench_long_arg(argc, argv, 2, *n <= 1024 ? 128 : 256, "nb");
+}
+
 /* |y - z|_inf / (n eps |A|_inf |x|_inf), the scaled residual both checks use. */
 static inline double mt_scaled(const double *y, const double *z, long n, double anorm, double xmax) {
   double err = 0;
