@@ -218,10 +218,12 @@ void initialize() {
   trace_init();  // before the pool: every worker's track starts with it
   ult::set_stack_size(st.stacksize);
   apply_wait_settings();
+  begin_runtime_loads();  // hwloc's plugins load below: their thread-local data is not the program's
   g_num_procs = int(ult::allowed_cpus().size());
   if (g_num_procs < 1) g_num_procs = 1;
   g_topology = sched::Topology::discover().release();
   places_init(*g_topology);
+  end_runtime_loads();
   g_pin_initial = binding_requested();
   ult::set_fiber_describer(&describe_fiber);
   sched::install_worker_loop();

@@ -6,8 +6,10 @@
 #include <elf.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 namespace bobbin::rt {
 
@@ -34,6 +36,18 @@ bool own_business(const char* path) {
     if (strlen(name) == len && strncmp(base, name, len) == 0) return true;
   }
   return false;
+}
+
+// The modules loaded during the runtime's own start-up (begin/end_runtime_loads).
+std::vector<std::string> g_before, g_runtime_loaded;  // guarded by g_mutex
+
+int list_module(dl_phdr_info* info, std::size_t, void* arg) {
+  if (info->dlpi_name && info->dlpi_name[0]) static_cast<std::vector<std::string>*>(arg)->push_back(info->dlpi_name);
+  return 0;
+}
+
+bool runtime_loaded(const char* path) {
+  return std::find(g_runtime_loaded.begin(), g_runtime_loaded.end(), path) != g_runtime_loaded.end();
 }
 
 struct Scan {
@@ -70,7 +84,8 @@ int visit(dl_phdr_info* info, std::size_t size, void* arg) {
     if (ph.p_type != PT_TLS || ph.p_memsz == 0) continue;
     // The executable's name is empty in its entry.
     const char* name = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "the executable";
-    if (info->dlpi_name && info->dlpi_name[0] && own_business(info->dlpi_name)) continue;
+    if (info->dlpi_name && info->dlpi_name[0] && (own_business(info->dlpi_name) || runtime_loaded(info->dlpi_name)))
+      continue;
     walk->fresh.module = name;
     return 1;
   }
@@ -78,6 +93,22 @@ int visit(dl_phdr_info* info, std::size_t size, void* arg) {
 }
 
 }  // namespace
+
+void begin_runtime_loads() {
+  std::lock_guard<std::mutex> g(g_mutex);
+  g_before.clear();
+  dl_iterate_phdr(&list_module, &g_before);
+}
+
+void end_runtime_loads() {
+  std::lock_guard<std::mutex> g(g_mutex);
+  std::vector<std::string> now;
+  dl_iterate_phdr(&list_module, &now);
+  for (const std::string& m : now)
+    if (std::find(g_before.begin(), g_before.end(), m) == g_before.end()) g_runtime_loaded.push_back(m);
+  g_before.clear();
+  g_scan.known = false;  // scan again, without them
+}
 
 bool program_has_thread_local_data(std::string* module) {
   std::lock_guard<std::mutex> g(g_mutex);

@@ -15,4 +15,11 @@ namespace bobbin::rt {
 // unloaded; `module` (if not null) gets the module's name.
 bool program_has_thread_local_data(std::string* module = nullptr);
 
+// Around the runtime's own start-up (topology discovery): every module
+// loaded between the two calls is the runtime's (hwloc's plugins and the
+// libraries they need, such as an OpenCL loader with thread-local data
+// that Open MPI's packages bring), and the scan above passes over it.
+void begin_runtime_loads();
+void end_runtime_loads();
+
 }  // namespace bobbin::rt
