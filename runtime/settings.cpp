@@ -9,6 +9,8 @@
 #include <cctype>
 #include <cerrno>
 #include <climits>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -124,8 +126,9 @@ bool parse_num_threads(const std::string& s, Settings& st) {
     // fork would abort); libomp likewise caps a request at its thread
     // capacity with a warning.
     if (v > ult::Worker::kMaxWorkers) {
-      warn("OMP_NUM_THREADS: %ld threads is more than the %d Bobbin can run; using %d", v, ult::Worker::kMaxWorkers,
-           ult::Worker::kMaxWorkers);
+      warn_setting("OMP_NUM_THREADS", SettingWarning::TooLarge,
+                   "OMP_NUM_THREADS: %ld threads is more than the %d Bobbin can run; using %d", v,
+                   ult::Worker::kMaxWorkers, ult::Worker::kMaxWorkers);
       v = ult::Worker::kMaxWorkers;
     }
     list.push_back(int(v));
@@ -560,7 +563,8 @@ void parse_all() {
     Settings before = g_settings;
     if (!r.parse(trim(raw), g_settings)) {
       g_settings = before;
-      warn("ignoring %s='%s' (not a valid value); using %s", r.name, raw, r.fallback);
+      warn_setting(r.name, SettingWarning::Invalid, "ignoring %s='%s' (not a valid value); using %s", r.name, raw,
+                   r.fallback);
     }
   }
   if (g_settings.max_active_levels < 0) {
@@ -598,10 +602,26 @@ bool apply_setting(const std::string& name, const std::string& value) {
     Settings before = g_settings;
     if (r.parse(trim(value.c_str()), g_settings)) return true;
     g_settings = before;
-    warn("ignoring %s='%s' (not a valid value); using %s", r.name, value.c_str(), r.fallback);
+    warn_setting(r.name, SettingWarning::Invalid, "ignoring %s='%s' (not a valid value); using %s", r.name,
+                 value.c_str(), r.fallback);
     return false;
   }
   return false;
+}
+
+void warn_setting(const char* var, SettingWarning kind, const char* fmt, ...) {
+  char text[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (strncmp(var, "BOBBIN_", 7) == 0) {
+    warn("%s", text);
+    return;
+  }
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "OMP: Warning #%d: ", int(kind));
+  warn_as(prefix, "%s", text);
 }
 
 std::vector<SettingLine> describe_settings(bool verbose) {

@@ -78,6 +78,21 @@ struct SettingLine {
 // (places, binding).
 std::vector<SettingLine> describe_settings(bool verbose);
 
+// A warning about the environment variable `var`. The OMP_*, KMP_* and
+// GOMP_* variables are shared with libomp, whose warnings read "OMP:
+// Warning #<n>: <text>", and job scripts and test suites written for it
+// look for that shape; so these warnings take it, <n> being the kind of
+// complaint below (Bobbin's own numbers, not libomp's catalogue) and <text>
+// Bobbin's one line naming the variable and what is used instead. The
+// BOBBIN_* variables are Bobbin's alone: their warnings start "bobbin: ".
+enum class SettingWarning {
+  Invalid = 1,     // not a valid value: ignored, the default is used
+  TooSmall = 2,    // below the smallest value: the smallest is used
+  TooLarge = 3,    // above the largest value: the largest is used
+  NotApplied = 4,  // valid, but (part of) it cannot take effect here
+};
+void warn_setting(const char* var, SettingWarning kind, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
 // Spin budgets derived from the wait policy (ns): how long a blocked fiber
 // spins before parking, and how long an idle worker spins before sleeping.
 uint64_t fiber_spin_ns();
