@@ -588,7 +588,7 @@ int kmp_blocktime();
 void kmp_set_library(int mode);  // 1 serial, 2 turnaround, 3 throughput
 int kmp_library();
 void kmp_set_defaults(const char* text);  // before the runtime starts
-void kmp_set_disp_num_buffers(int n);     // says once that it is ignored
+void kmp_set_disp_num_buffers(int n);     // before the runtime starts only (KMP_DISP_NUM_BUFFERS)
 int kmp_affinity_max_proc();
 void kmp_create_mask(void** mask);
 void kmp_destroy_mask(void** mask);

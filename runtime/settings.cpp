@@ -526,6 +526,30 @@ const Row kRows[] = {
      "whether a thread that creates a task may run it at once instead of queueing it (false: every deferrable "
      "task is queued, however many wait)",
      true},
+    // How many dynamic loops a team may have in flight: a thread that leaves
+    // nowait loops behind waits at the next one once it is that many ahead
+    // of the slowest thread (loop.cpp). Out of range, the nearest bound is
+    // used, as libomp does.
+    {"KMP_DISP_NUM_BUFFERS", "7",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 0, LONG_MAX, &n)) return false;
+       if (n < kMinDispatchBuffers) {
+         warn_setting("KMP_DISP_NUM_BUFFERS", SettingWarning::TooSmall,
+                      "KMP_DISP_NUM_BUFFERS='%s' is too small; using %d", v.c_str(), kMinDispatchBuffers);
+         n = kMinDispatchBuffers;
+       } else if (n > kMaxDispatchBuffers) {
+         warn_setting("KMP_DISP_NUM_BUFFERS", SettingWarning::TooLarge,
+                      "KMP_DISP_NUM_BUFFERS='%s' is too large; using %d", v.c_str(), kMaxDispatchBuffers);
+         n = kMaxDispatchBuffers;
+       }
+       st.disp_num_buffers = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.disp_num_buffers); },
+     "dynamic loops a team may have in flight, 1 to 4096: a thread that runs that many nowait loops ahead of the "
+     "slowest waits",
+     true},
     {"BOBBIN_TRACE", "no trace",
      [](const std::string& v, Settings& st) {
        st.trace_file = v;

@@ -57,6 +57,7 @@ struct Settings {
   int stuck_us = 2000;               // BOBBIN_STUCK_US: a worker held this long with fibers queued is rescued
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
   bool task_throttling = true;       // KMP_ENABLE_TASK_THROTTLING: a creator may run a new task at once (task.cpp)
+  int disp_num_buffers = 7;          // KMP_DISP_NUM_BUFFERS: dynamic loops in flight per team (loop_state.hpp)
   std::string trace_file;            // BOBBIN_TRACE: where the scheduler trace goes at exit (trace.cpp); empty: none
 };
 
@@ -77,6 +78,10 @@ struct SettingLine {
 // `verbose`. Call after initialisation for the values the runtime derived
 // (places, binding).
 std::vector<SettingLine> describe_settings(bool verbose);
+
+// Bounds of KMP_DISP_NUM_BUFFERS, libomp's: a ring of one buffer serialises
+// the loops of a team; 4096 is libomp's upper bound.
+constexpr int kMinDispatchBuffers = 1, kMaxDispatchBuffers = 4096;
 
 // A warning about the environment variable `var`. The OMP_*, KMP_* and
 // GOMP_* variables are shared with libomp, whose warnings read "OMP:

@@ -243,6 +243,7 @@ void initialize() {
   g_initial_team.active_level = 0;
   g_initial_team.nthreads = 1;
   g_initial_team.resize(1);
+  g_initial_team.loops.reset();
   g_initial_team.members[0] = t;
   reset_implicit_task(&g_initial_team.implicit[0], &g_initial_team);
   t->team = &g_initial_team;
@@ -268,6 +269,7 @@ Thread* adopt_current_thread() {
   ult::Worker::adopt_foreign_thread();
   auto* team = new Team;
   team->resize(1);
+  team->loops.reset();
   reset_implicit_task(&team->implicit[0], team);
   auto* t = new Thread;
   t->gtid = g_next_gtid.fetch_add(1, memory_order_relaxed);
@@ -449,8 +451,9 @@ Icvs child_icvs(const Icvs& parent) {
 }
 
 void save_context(Thread* me, Team* team) {
-  team->saved = SavedContext{me->team,   me->tid,        me->current_task, me->binding, me->icv,
-                             me->ws_seq, me->single_seq, me->red_seq,      me->cursor};
+  team->saved = SavedContext{me->team,   me->tid,        me->current_task, me->binding,
+                             me->icv,    me->ws_seq,     me->ws_slot,      me->single_seq,
+                             me->red_seq, me->cursor};
 }
 
 void restore_context(Thread* me, Team* team) {
@@ -462,6 +465,7 @@ void restore_context(Thread* me, Team* team) {
   me->binding = s.binding;
   me->icv = s.icv;
   me->ws_seq = s.ws_seq;
+  me->ws_slot = s.ws_slot;
   me->single_seq = s.single_seq;
   me->red_seq = s.red_seq;
   me->cursor = s.cursor;
@@ -474,6 +478,7 @@ void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv, const Bind
   keep_or_set(t->tid, tid);
   keep_or_set(t->icv, icv);
   keep_or_set(t->ws_seq, uint32_t(0));
+  keep_or_set(t->ws_slot, uint32_t(0));
   keep_or_set(t->single_seq, uint32_t(0));
   keep_or_set(t->red_seq, uint32_t(0));
   keep_or_set(t->cursor, LoopCursor{});
