@@ -233,6 +233,9 @@ struct TaskSpec {
   // The compiler may write the priority after allocation: if >= 0, the
   // payload offset of an int that task_submit reads it from.
   int priority_offset = -1;
+  // A target construct's task: it runs on a hidden helper thread
+  // (hidden_helper.cpp) unless they are turned off.
+  bool hidden_helper = false;
 };
 // Storage for a task whose compiler-visible part is `payload_size` bytes
 // (16-byte aligned). The task is not scheduled until task_submit.

@@ -550,6 +550,23 @@ const Row kRows[] = {
      "dynamic loops a team may have in flight, 1 to 4096: a thread that runs that many nowait loops ahead of the "
      "slowest waits",
      true},
+    // libomp's hidden helper threads (hidden_helper.cpp), under libomp's
+    // names for them.
+    {"LIBOMP_USE_HIDDEN_HELPER_TASK", "true",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.hidden_helper_tasks); },
+     [](const Settings& st) { return std::string(st.hidden_helper_tasks ? "true" : "false"); },
+     "whether the tasks of target constructs (target nowait, target with depend) run on hidden helper threads, "
+     "kernel threads of their own with global thread ids 1 to LIBOMP_NUM_HIDDEN_HELPER_THREADS",
+     true},
+    {"LIBOMP_NUM_HIDDEN_HELPER_THREADS", "8",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 0, kMaxHiddenHelpers, &n)) return false;
+       st.hidden_helper_threads = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.hidden_helper_threads); },
+     "hidden helper threads, 0 to 16 (0: none; target tasks are then ordinary tasks)", true},
     {"BOBBIN_TRACE", "no trace",
      [](const std::string& v, Settings& st) {
        st.trace_file = v;

@@ -58,6 +58,8 @@ struct Settings {
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
   bool task_throttling = true;       // KMP_ENABLE_TASK_THROTTLING: a creator may run a new task at once (task.cpp)
   int disp_num_buffers = 7;          // KMP_DISP_NUM_BUFFERS: dynamic loops in flight per team (loop_state.hpp)
+  bool hidden_helper_tasks = true;   // LIBOMP_USE_HIDDEN_HELPER_TASK: target tasks run on hidden helpers
+  int hidden_helper_threads = 8;     // LIBOMP_NUM_HIDDEN_HELPER_THREADS (0: none, target tasks are ordinary)
   std::string trace_file;            // BOBBIN_TRACE: where the scheduler trace goes at exit (trace.cpp); empty: none
 };
 
@@ -82,6 +84,8 @@ std::vector<SettingLine> describe_settings(bool verbose);
 // Bounds of KMP_DISP_NUM_BUFFERS, libomp's: a ring of one buffer serialises
 // the loops of a team; 4096 is libomp's upper bound.
 constexpr int kMinDispatchBuffers = 1, kMaxDispatchBuffers = 4096;
+// At most this many hidden helper threads (libomp's bound too).
+constexpr int kMaxHiddenHelpers = 16;
 
 // A warning about the environment variable `var`. The OMP_*, KMP_* and
 // GOMP_* variables are shared with libomp, whose warnings read "OMP:

@@ -227,6 +227,10 @@ void apply_wait_settings();
 
 // The calling OpenMP thread (adopting the calling kernel thread if needed).
 Thread* current_thread();
+// The calling kernel thread, started by the runtime to be hidden helper
+// `gtid` (hidden_helper.cpp), becomes a worker of its own with a team of
+// one, as a program thread does at its first call.
+Thread* adopt_hidden_helper_thread(int gtid);
 inline Thread* current_thread_fast() {
   ult::Fiber* f = ult::Worker::current_fiber();
   Thread* t = f ? static_cast<Thread*>(f->user()) : nullptr;
