@@ -118,6 +118,7 @@ BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 f
   if (flags & kmp_task_destructors_thunk) spec.cleanup = &destroy_privates;
   spec.tied = (flags & kmp_task_tied) != 0;
   spec.final_ = (flags & kmp_task_final) != 0;
+  spec.hidden_helper = (flags & kmp_task_hidden_helper) != 0;
   if (flags & kmp_task_priority_specified) spec.priority_offset = int(offsetof(kmp_task_t, data2));
   std::size_t head = (sizeof_kmp_task_t + 7) & ~std::size_t(7);
   auto* t = static_cast<kmp_task_t*>(rt::task_alloc(spec, head + sizeof_shareds));
@@ -135,12 +136,13 @@ BOBBIN_EXPORT kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32, kmp_int32 f
 
 // `target nowait` (and target regions with depend): clang wraps the region
 // in a target task. With no offload device its routine runs the host
-// version of the region, so it is an ordinary task; libomp uses device_id
-// only to hand such tasks to its hidden helper threads.
+// version of the region; the task goes to the hidden helper threads
+// (runtime/hidden_helper.cpp), as on libomp, which ignores device_id too.
 BOBBIN_EXPORT kmp_task_t* __kmpc_omp_target_task_alloc(ident_t* loc, kmp_int32 gtid, kmp_int32 flags,
                                                        size_t sizeof_kmp_task_t, size_t sizeof_shareds,
                                                        kmp_routine_entry_t entry, kmp_int64 /*device_id*/) {
-  return __kmpc_omp_task_alloc(loc, gtid, flags, sizeof_kmp_task_t, sizeof_shareds, entry);
+  return __kmpc_omp_task_alloc(loc, gtid, flags | kmp_task_hidden_helper, sizeof_kmp_task_t, sizeof_shareds,
+                               entry);
 }
 
 BOBBIN_EXPORT kmp_int32 __kmpc_omp_task(ident_t*, kmp_int32, kmp_task_t* task) {

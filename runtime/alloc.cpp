@@ -483,7 +483,9 @@ AllocatorHandle initial_allocator() {
     for (const auto& [k, v] : s.traits) traits.push_back(AllocTrait{k, v});
     AllocatorHandle h = init_allocator(s.memspace, int(traits.size()), traits.data());
     if (h == omp_null_allocator) {
-      warn("ignoring OMP_ALLOCATOR='%s' (no allocator has those traits); using omp_default_mem_alloc", s.text.c_str());
+      warn_setting("OMP_ALLOCATOR", SettingWarning::Invalid,
+                   "ignoring OMP_ALLOCATOR='%s' (no allocator has those traits); using omp_default_mem_alloc",
+                   s.text.c_str());
       h = omp_default_mem_alloc;
     }
     g_initial_allocator = h;

@@ -233,6 +233,9 @@ struct TaskSpec {
   // The compiler may write the priority after allocation: if >= 0, the
   // payload offset of an int that task_submit reads it from.
   int priority_offset = -1;
+  // A target construct's task: it runs on a hidden helper thread
+  // (hidden_helper.cpp) unless they are turned off.
+  bool hidden_helper = false;
 };
 // Storage for a task whose compiler-visible part is `payload_size` bytes
 // (16-byte aligned). The task is not scheduled until task_submit.
@@ -588,7 +591,7 @@ int kmp_blocktime();
 void kmp_set_library(int mode);  // 1 serial, 2 turnaround, 3 throughput
 int kmp_library();
 void kmp_set_defaults(const char* text);  // before the runtime starts
-void kmp_set_disp_num_buffers(int n);     // says once that it is ignored
+void kmp_set_disp_num_buffers(int n);     // before the runtime starts only (KMP_DISP_NUM_BUFFERS)
 int kmp_affinity_max_proc();
 void kmp_create_mask(void** mask);
 void kmp_destroy_mask(void** mask);

@@ -1,8 +1,8 @@
 // libomp's kmp_* extensions that LLVM's omp.h declares: stack size, block
 // time, library mode, deferred settings, affinity masks, cancellation
-// status. Each maps onto a Bobbin setting or query; the two that cannot mean
-// what they mean on libomp (binding one thread to a mask, the dispatch
-// buffer count) say so once at run time.
+// status. Each maps onto a Bobbin setting or query; the one that cannot mean
+// what it means on libomp (binding one thread to a mask) says so once at run
+// time.
 #include <sched.h>
 #include <unistd.h>
 
@@ -108,9 +108,15 @@ void kmp_set_defaults(const char* text) {
   if (g_library.load(std::memory_order_relaxed) != 2) apply_wait_settings();
 }
 
-void kmp_set_disp_num_buffers(int) {
+// As on libomp: a count in range takes effect if the runtime has not made
+// its first team's dispatch ring yet (that is, before it initialises); the
+// rings are never resized.
+void kmp_set_disp_num_buffers(int n) {
+  if (n < kMinDispatchBuffers || n > kMaxDispatchBuffers) return;
   static std::atomic<bool> said{false};
-  say_once(said, "kmp_set_disp_num_buffers: the number of dispatch buffers is fixed in Bobbin; the value is ignored");
+  if (!set_dispatch_buffers(n))
+    say_once(said, "kmp_set_disp_num_buffers: the runtime has started, its dispatch buffers are made; the count is "
+                   "unchanged");
 }
 
 // ---- affinity masks: a kmp_affinity_mask_t holds a heap cpu_set_t ----

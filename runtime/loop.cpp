@@ -8,14 +8,14 @@
 //
 // Dispatch ring protocol (invariant R: a buffer serves one loop instance at a
 // time, and every thread of the team passes through it exactly once):
-//   1. A thread's k-th dynamic loop uses buf[k % kRing]; it waits until
-//      buf.instance == k (only if it ran kRing loops ahead of the slowest).
+//   1. A thread's k-th dynamic loop uses buf[k % size]; it waits until
+//      buf.instance == k (only if it ran `size` loops ahead of the slowest).
 //   2. The first thread to CAS state 0->1 sets the loop up, then stores
 //      state = 2 (release); the others wait for 2 (acquire).
 //   3. Chunks are claimed from buf.next (fetch_add or CAS).
 //   4. A thread that finds no more work leaves: left++ (acq_rel); the last
-//      one resets state to 0 and left to 0, then instance += kRing (release),
-//      handing the buffer to loop k + kRing. A thread that left the loop
+//      one resets state to 0 and left to 0, then instance += size (release),
+//      handing the buffer to loop k + size. A thread that left the loop
 //      through cancellation never asked for more work: it leaves when it
 //      arrives at the construct's closing barrier (leave_cancelled_loop),
 //      before that barrier clears the cancellation, so no thread stays in a
@@ -24,10 +24,45 @@
 #include <cstring>
 
 #include "runtime/api.hpp"
+#include "runtime/settings.hpp"
 #include "runtime/team.hpp"
 #include "ult/log.hpp"
 
 namespace bobbin::rt {
+
+namespace {
+// 0 until the first ring is made; then the ring size, for good. Written by
+// set_dispatch_buffers (which asks for 0) and dispatch_ring_size (0 -> the
+// size); a relaxed CAS suffices, as the value is all that is shared.
+Atomic<uint32_t> g_ring_size{0};
+}  // namespace
+
+uint32_t dispatch_ring_size() {
+  uint32_t size = g_ring_size.load(memory_order_relaxed);
+  if (size) return size;
+  uint32_t want = uint32_t(settings().disp_num_buffers);
+  uint32_t expect = 0;
+  return g_ring_size.compare_exchange_strong(expect, want, memory_order_relaxed, memory_order_relaxed) ? want
+                                                                                                        : expect;
+}
+
+bool set_dispatch_buffers(int n) {
+  if (g_ring_size.load(memory_order_relaxed) != 0) return false;
+  mutable_settings().disp_num_buffers = n;
+  return true;
+}
+
+void DispatchRing::reset() {
+  if (!buf) {
+    size = dispatch_ring_size();
+    buf.reset(new LoopBuffer[size]);
+  }
+  for (uint32_t i = 0; i < size; ++i) {
+    buf[i].instance.store(i, memory_order_relaxed);
+    buf[i].state.store(0, memory_order_relaxed);
+    buf[i].left.store(0, memory_order_relaxed);
+  }
+}
 
 uint64_t loop_trip_count(const LoopBounds& b) {
   bool empty;
@@ -195,7 +230,9 @@ static Sched resolve(LoopKind kind, int64_t* chunk, uint64_t* align, const Icvs&
 
 static LoopBuffer* enter_ring(Thread* t) {
   uint32_t k = t->ws_seq++;
-  LoopBuffer* buf = &t->team->loops.buf[k % DispatchRing::kRing];
+  DispatchRing& ring = t->team->loops;
+  LoopBuffer* buf = &ring.buf[t->ws_slot];
+  if (++t->ws_slot == ring.size) t->ws_slot = 0;
   // Step 1. acquire: pairs with the release that handed the buffer to k.
   buf->ready_ww.wait([&] { return buf->instance.load(memory_order_acquire) == k; });
   return buf;
@@ -233,7 +270,7 @@ static void leave_ring(LoopBuffer* buf) {
     buf->dep_dims = nullptr;
     buf->left.store(0, memory_order_relaxed);
     buf->state.store(0, memory_order_relaxed);
-    buf->instance.fetch_add(DispatchRing::kRing, memory_order_release);
+    buf->instance.fetch_add(dispatch_ring_size(), memory_order_release);
     buf->ready_ww.notify_all();
   }
 }

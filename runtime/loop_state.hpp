@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "runtime/wait.hpp"
 
@@ -13,7 +14,10 @@ enum class Sched : uint8_t { Static, StaticChunked, Dynamic, Guided, Trapezoidal
 // One dynamic loop's shared state, in normalised iteration space [0, trip).
 struct alignas(kCacheLine) LoopBuffer {
   // Which loop instance this buffer serves: a thread's k-th dynamic loop uses
-  // buffer k % kRing once instance == k. Advanced by the last thread to leave.
+  // buffer k % size once instance == k. Advanced by the last thread to leave.
+  // Both counts wrap at 2^32; the buffer's index is counted apart
+  // (Thread::ws_slot), since k % size after a wrap is not the next buffer
+  // unless size divides 2^32, while instance == k still holds modulo 2^32.
   Atomic<uint32_t> instance{0};
   // 0: not set up for `instance`; 1: being set up; 2: ready.
   Atomic<uint32_t> state{0};
@@ -47,22 +51,25 @@ struct alignas(kCacheLine) LoopBuffer {
 };
 
 struct DispatchRing {
-  // 8 loops may be in flight at once (nowait loops let threads run ahead);
-  // libomp uses 7. A thread further ahead waits for the slowest to leave.
-  static constexpr int kRing = 8;
-  LoopBuffer buf[kRing];
-  // Ready for a thread's first loops: the teams that never fork (the initial
-  // thread's, an adopted thread's) are never reset. Without this an orphaned
-  // dynamic loop outside any parallel region waited forever for buffer 1.
-  DispatchRing() { reset(); }
-  void reset() {
-    for (int i = 0; i < kRing; ++i) {
-      buf[i].instance.store(uint32_t(i), memory_order_relaxed);
-      buf[i].state.store(0, memory_order_relaxed);
-      buf[i].left.store(0, memory_order_relaxed);
-    }
-  }
+  // KMP_DISP_NUM_BUFFERS loops may be in flight at once (nowait loops let
+  // threads run ahead; 7 by default, as libomp). A thread further ahead
+  // waits for the slowest to leave.
+  std::unique_ptr<LoopBuffer[]> buf;
+  uint32_t size = 0;  // dispatch_ring_size() once made
+  // Makes the buffers (the first time) and readies them for a thread's first
+  // loops: at every fork, and once for the teams that never fork (the
+  // initial thread's, an adopted thread's) when they are made. Without this
+  // an orphaned dynamic loop outside any parallel region waited forever for
+  // buffer 1.
+  void reset();
 };
+
+// The buffers of every team's ring. Fixed when the first ring is made (at
+// start-up); until then set_dispatch_buffers(n) may change the count, as
+// kmp_set_disp_num_buffers does on libomp before it initialises, and
+// returns false once it is fixed.
+uint32_t dispatch_ring_size();
+bool set_dispatch_buffers(int n);
 
 // A thread's position in its current dynamic loop.
 struct LoopCursor {

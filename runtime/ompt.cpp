@@ -314,7 +314,9 @@ struct InitLog {
     else {
       out = std::fopen(where.c_str(), "w");
       own = out != nullptr;
-      if (!out) warn("OMP_TOOL_VERBOSE_INIT=%s: the file cannot be opened; not logging tool discovery", where.c_str());
+      if (!out)
+        warn_setting("OMP_TOOL_VERBOSE_INIT", SettingWarning::NotApplied,
+                     "OMP_TOOL_VERBOSE_INIT=%s: the file cannot be opened; not logging tool discovery", where.c_str());
     }
     if (out) line("bobbin: OMPT tool discovery");
   }

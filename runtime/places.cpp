@@ -234,9 +234,10 @@ void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::
       ;
     else if (tok.empty() && !said_empty) {
       said_empty = true;
-      warn("KMP_AFFINITY: an empty item in '%s'; ignored", v.c_str());
+      warn_setting("KMP_AFFINITY", SettingWarning::Invalid, "KMP_AFFINITY: an empty item in '%s'; ignored", v.c_str());
     } else if (!tok.empty()) {
-      warn("KMP_AFFINITY: '%s' does not map onto OpenMP places; ignored", tok.c_str());
+      warn_setting("KMP_AFFINITY", SettingWarning::NotApplied,
+                   "KMP_AFFINITY: '%s' does not map onto OpenMP places; ignored", tok.c_str());
     }
     if (comma == std::string::npos) break;
     pos = comma + 1;
@@ -280,8 +281,10 @@ bool hw_subset(const sched::Topology& topo, const std::string& spec, std::set<in
       end = offset >= 0 && oend != end + 1 ? oend : nullptr;
     }
     if (layer < 0 || !end || *end) {
-      warn("ignoring KMP_HW_SUBSET='%s' ('%s' is not Ns, Nc or Nt with an optional @offset; other layers are not "
-           "supported)", spec.c_str(), item.c_str());
+      warn_setting("KMP_HW_SUBSET", SettingWarning::Invalid,
+                   "ignoring KMP_HW_SUBSET='%s' ('%s' is not Ns, Nc or Nt with an optional @offset; other layers are "
+                   "not supported)",
+                   spec.c_str(), item.c_str());
       return false;
     }
     lim[layer] = Limit{n, offset};
@@ -319,8 +322,9 @@ void places_init(const sched::Topology& topo) {
   g_places = topo.core_places();
   g_places_name = "cores";
   if (!places_spec.empty() && !parse_places(topo, places_spec, &g_places)) {
-    warn("ignoring OMP_PLACES='%s' (not a valid place list for this machine); using one place per core",
-         places_spec.c_str());
+    warn_setting("OMP_PLACES", SettingWarning::Invalid,
+                 "ignoring OMP_PLACES='%s' (not a valid place list for this machine); using one place per core",
+                 places_spec.c_str());
     g_places = topo.core_places();
   } else if (!places_spec.empty()) {
     std::string lower = places_spec;
@@ -349,7 +353,8 @@ void places_init(const sched::Topology& topo) {
       std::size_t comma = bind_spec.find(',', pos);
       int b = parse_bind_word(bind_spec.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
       if (b < 0) {
-        warn("ignoring OMP_PROC_BIND='%s' (not a valid policy list); using false", bind_spec.c_str());
+        warn_setting("OMP_PROC_BIND", SettingWarning::Invalid,
+                     "ignoring OMP_PROC_BIND='%s' (not a valid policy list); using false", bind_spec.c_str());
         g_bind_list.clear();
         break;
       }
@@ -361,7 +366,8 @@ void places_init(const sched::Topology& topo) {
     if (g_bind_list.size() > 1 &&
         (std::find(g_bind_list.begin(), g_bind_list.end(), omp_proc_bind_false) != g_bind_list.end() ||
          std::find(g_bind_list.begin(), g_bind_list.end(), omp_proc_bind_true) != g_bind_list.end())) {
-      warn("ignoring OMP_PROC_BIND='%s' (true and false must stand alone); using false", bind_spec.c_str());
+      warn_setting("OMP_PROC_BIND", SettingWarning::Invalid,
+                   "ignoring OMP_PROC_BIND='%s' (true and false must stand alone); using false", bind_spec.c_str());
       g_bind_list.clear();
     }
   }

@@ -9,6 +9,8 @@
 #include <cctype>
 #include <cerrno>
 #include <climits>
+#include <cstdarg>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -124,8 +126,9 @@ bool parse_num_threads(const std::string& s, Settings& st) {
     // fork would abort); libomp likewise caps a request at its thread
     // capacity with a warning.
     if (v > ult::Worker::kMaxWorkers) {
-      warn("OMP_NUM_THREADS: %ld threads is more than the %d Bobbin can run; using %d", v, ult::Worker::kMaxWorkers,
-           ult::Worker::kMaxWorkers);
+      warn_setting("OMP_NUM_THREADS", SettingWarning::TooLarge,
+                   "OMP_NUM_THREADS: %ld threads is more than the %d Bobbin can run; using %d", v,
+                   ult::Worker::kMaxWorkers, ult::Worker::kMaxWorkers);
       v = ult::Worker::kMaxWorkers;
     }
     list.push_back(int(v));
@@ -535,6 +538,47 @@ const Row kRows[] = {
      "whether a thread that creates a task may run it at once instead of queueing it (false: every deferrable "
      "task is queued, however many wait)",
      true},
+    // How many dynamic loops a team may have in flight: a thread that leaves
+    // nowait loops behind waits at the next one once it is that many ahead
+    // of the slowest thread (loop.cpp). Out of range, the nearest bound is
+    // used, as libomp does.
+    {"KMP_DISP_NUM_BUFFERS", "7",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 0, LONG_MAX, &n)) return false;
+       if (n < kMinDispatchBuffers) {
+         warn_setting("KMP_DISP_NUM_BUFFERS", SettingWarning::TooSmall,
+                      "KMP_DISP_NUM_BUFFERS='%s' is too small; using %d", v.c_str(), kMinDispatchBuffers);
+         n = kMinDispatchBuffers;
+       } else if (n > kMaxDispatchBuffers) {
+         warn_setting("KMP_DISP_NUM_BUFFERS", SettingWarning::TooLarge,
+                      "KMP_DISP_NUM_BUFFERS='%s' is too large; using %d", v.c_str(), kMaxDispatchBuffers);
+         n = kMaxDispatchBuffers;
+       }
+       st.disp_num_buffers = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.disp_num_buffers); },
+     "dynamic loops a team may have in flight, 1 to 4096: a thread that runs that many nowait loops ahead of the "
+     "slowest waits",
+     true},
+    // libomp's hidden helper threads (hidden_helper.cpp), under libomp's
+    // names for them.
+    {"LIBOMP_USE_HIDDEN_HELPER_TASK", "true",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.hidden_helper_tasks); },
+     [](const Settings& st) { return std::string(st.hidden_helper_tasks ? "true" : "false"); },
+     "whether the tasks of target constructs (target nowait, target with depend) run on hidden helper threads, "
+     "kernel threads of their own with global thread ids 1 to LIBOMP_NUM_HIDDEN_HELPER_THREADS",
+     true},
+    {"LIBOMP_NUM_HIDDEN_HELPER_THREADS", "8",
+     [](const std::string& v, Settings& st) {
+       long n;
+       if (!parse_int(v, 0, kMaxHiddenHelpers, &n)) return false;
+       st.hidden_helper_threads = int(n);
+       return true;
+     },
+     [](const Settings& st) { return std::to_string(st.hidden_helper_threads); },
+     "hidden helper threads, 0 to 16 (0: none; target tasks are then ordinary tasks)", true},
     {"BOBBIN_TRACE", "no trace",
      [](const std::string& v, Settings& st) {
        st.trace_file = v;
@@ -572,7 +616,8 @@ void parse_all() {
     Settings before = g_settings;
     if (!r.parse(trim(raw), g_settings)) {
       g_settings = before;
-      warn("ignoring %s='%s' (not a valid value); using %s", r.name, raw, r.fallback);
+      warn_setting(r.name, SettingWarning::Invalid, "ignoring %s='%s' (not a valid value); using %s", r.name, raw,
+                   r.fallback);
     }
   }
   if (g_settings.max_active_levels < 0) {
@@ -610,10 +655,26 @@ bool apply_setting(const std::string& name, const std::string& value) {
     Settings before = g_settings;
     if (r.parse(trim(value.c_str()), g_settings)) return true;
     g_settings = before;
-    warn("ignoring %s='%s' (not a valid value); using %s", r.name, value.c_str(), r.fallback);
+    warn_setting(r.name, SettingWarning::Invalid, "ignoring %s='%s' (not a valid value); using %s", r.name,
+                 value.c_str(), r.fallback);
     return false;
   }
   return false;
+}
+
+void warn_setting(const char* var, SettingWarning kind, const char* fmt, ...) {
+  char text[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  if (strncmp(var, "BOBBIN_", 7) == 0) {
+    warn("%s", text);
+    return;
+  }
+  char prefix[32];
+  snprintf(prefix, sizeof prefix, "OMP: Warning #%d: ", int(kind));
+  warn_as(prefix, "%s", text);
 }
 
 std::vector<SettingLine> describe_settings(bool verbose) {

@@ -58,6 +58,9 @@ struct Settings {
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
   bool mpi_fiber_wait = true;        // BOBBIN_MPI_WAIT: blocking MPI calls on a worker wait as fibers (ult/mpi_wait.cpp)
   bool task_throttling = true;       // KMP_ENABLE_TASK_THROTTLING: a creator may run a new task at once (task.cpp)
+  int disp_num_buffers = 7;          // KMP_DISP_NUM_BUFFERS: dynamic loops in flight per team (loop_state.hpp)
+  bool hidden_helper_tasks = true;   // LIBOMP_USE_HIDDEN_HELPER_TASK: target tasks run on hidden helpers
+  int hidden_helper_threads = 8;     // LIBOMP_NUM_HIDDEN_HELPER_THREADS (0: none, target tasks are ordinary)
   std::string trace_file;            // BOBBIN_TRACE: where the scheduler trace goes at exit (trace.cpp); empty: none
 };
 
@@ -78,6 +81,27 @@ struct SettingLine {
 // `verbose`. Call after initialisation for the values the runtime derived
 // (places, binding).
 std::vector<SettingLine> describe_settings(bool verbose);
+
+// Bounds of KMP_DISP_NUM_BUFFERS, libomp's: a ring of one buffer serialises
+// the loops of a team; 4096 is libomp's upper bound.
+constexpr int kMinDispatchBuffers = 1, kMaxDispatchBuffers = 4096;
+// At most this many hidden helper threads (libomp's bound too).
+constexpr int kMaxHiddenHelpers = 16;
+
+// A warning about the environment variable `var`. The OMP_*, KMP_* and
+// GOMP_* variables are shared with libomp, whose warnings read "OMP:
+// Warning #<n>: <text>", and job scripts and test suites written for it
+// look for that shape; so these warnings take it, <n> being the kind of
+// complaint below (Bobbin's own numbers, not libomp's catalogue) and <text>
+// Bobbin's one line naming the variable and what is used instead. The
+// BOBBIN_* variables are Bobbin's alone: their warnings start "bobbin: ".
+enum class SettingWarning {
+  Invalid = 1,     // not a valid value: ignored, the default is used
+  TooSmall = 2,    // below the smallest value: the smallest is used
+  TooLarge = 3,    // above the largest value: the largest is used
+  NotApplied = 4,  // valid, but (part of) it cannot take effect here
+};
+void warn_setting(const char* var, SettingWarning kind, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
 // Spin budgets derived from the wait policy (ns): how long a blocked fiber
 // spins before parking, and how long an idle worker spins before sleeping.

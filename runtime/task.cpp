@@ -498,7 +498,10 @@ bool run_now_at(Thread* th, Team* team, uint32_t depth, int priority, int affini
                                  team->hungry.load(memory_order_relaxed) == 0);
 }
 
-bool run_now(Thread* th, const Task* t) { return run_now_at(th, t->team, t->depth, t->priority, t->affinity_list); }
+// Never a hidden helper's task: only a hidden helper thread may run it.
+bool run_now(Thread* th, const Task* t) {
+  return !t->hidden_helper && run_now_at(th, t->team, t->depth, t->priority, t->affinity_list);
+}
 
 // A task's type bits for a tool.
 // Undeferred as libomp counts it: if(0), or created in a final task or in a
@@ -528,6 +531,10 @@ uint64_t priority_key(const Task* t) {
 }  // namespace
 
 void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
+  if (t->hidden_helper) {
+    hidden_helper_push(t);
+    return;
+  }
   if (may_run_inline && run_now(th, t)) {
     run_inline(th, t);
     return;
@@ -568,6 +575,8 @@ bool run_one_task(Thread* th) {
   return true;
 }
 
+void run_task(Thread* th, Task* t) { execute_maybe_traced(th, t, kFromOwn); }
+
 // ---- the API -----------------------------------------------------------------
 
 void* task_alloc(const TaskSpec& spec, std::size_t payload_size) {
@@ -588,6 +597,7 @@ void* task_alloc(const TaskSpec& spec, std::size_t payload_size) {
   t->parent = parent;
   t->team = th->team;
   t->depth = parent->depth + 1;
+  t->hidden_helper = spec.hidden_helper && hidden_helpers_start();
   return t->payload();
 }
 

@@ -76,6 +76,7 @@ struct alignas(kCacheLine) Task {
   bool detachable = false;
   bool running = false;         // its body is executing (set and read by the executing thread)
   bool requeued = false;        // an untied task's routine re-submitted it: run it again
+  bool hidden_helper = false;   // runs on a hidden helper thread only (hidden_helper.cpp)
   // Counted in its parent's incomplete children and its group's pending
   // tasks. A tied, non-detachable task run at its creation is not: it
   // completes before its creator can reach a taskwait or the group's end
@@ -113,9 +114,20 @@ Task* task_from_payload(void* payload);
 void task_schedule_ready(Thread* th, Task* t, bool may_run_inline);
 
 bool run_one_task(Thread* th);                  // a task scheduling point: runs at most one task
+void run_task(Thread* th, Task* t);             // runs a task taken from a queue of its own (a hidden helper's)
 bool team_quiescent(Team* team);                // every task of the team has completed
 void hold_task(Task* t);                        // one more memory reference
 void release_task_ref(Task* t);                 // one less (frees at zero)
+
+// hidden_helper.cpp
+// The global thread ids 1..n the hidden helper threads have (n: 0 when they
+// are off); the program's other threads have 0 or ids above n.
+int hidden_helper_gtids();
+// Starts the hidden helper threads (the first time); false if they are off
+// or could not start, when target tasks are ordinary tasks.
+bool hidden_helpers_start();
+// Queues a ready hidden helper task for them.
+void hidden_helper_push(Task* t);
 
 // cancel.cpp
 bool task_cancelled(const Task* t);

@@ -72,7 +72,14 @@ Icvs g_start_icvs;  // the initial thread's ICVs at start-up, for adopted thread
 Team& g_initial_team = *new Team;
 // Worker i's descriptor as member i of the initial thread's outermost team.
 Thread* g_bound[ult::Worker::kMaxWorkers];
-Atomic<int> g_next_gtid{ult::Worker::kMaxWorkers};
+// Global thread ids (gtid): 0 for the initial thread; 1..n for the hidden
+// helper threads (hidden_helper.cpp), if any, then n + i for worker i's
+// thread of the outermost teams, then, from kFirstOtherGtid up, the threads
+// of nested teams and the program's other threads, as libomp keeps ids
+// 1..n for its hidden helpers.
+constexpr int kFirstOtherGtid = ult::Worker::kMaxWorkers + kMaxHiddenHelpers;
+Atomic<int> g_next_gtid{kFirstOtherGtid};
+int g_helper_gtids = 0;  // n above; set at start-up
 std::mutex g_adopt_mutex;
 
 // Fork sets the same fields of the team, its implicit tasks and its members'
@@ -241,12 +248,14 @@ void initialize() {
   ult::Worker::ensure_pool(1, &pin_worker);
   pthread_atfork(&before_fork, nullptr, &after_fork_in_child);
 
+  g_helper_gtids = hidden_helper_gtids();
   auto* t = new Thread;
   t->gtid = 0;
   g_initial_team.level = 0;
   g_initial_team.active_level = 0;
   g_initial_team.nthreads = 1;
   g_initial_team.resize(1);
+  g_initial_team.loops.reset();
   g_initial_team.members[0] = t;
   reset_implicit_task(&g_initial_team.implicit[0], &g_initial_team);
   t->team = &g_initial_team;
@@ -266,15 +275,17 @@ void initialize() {
 // A kernel thread that is not a worker (a pthread of the program) calls into
 // the runtime: it becomes a worker of its own, with its own initial thread.
 // Its outermost teams are not bound to workers (those belong to the initial
-// thread's team); their members are movable, like nested ones.
-Thread* adopt_current_thread() {
+// thread's team); their members are movable, like nested ones. `gtid`: the
+// global id it gets (a hidden helper's), or -1 for the next free one.
+Thread* adopt_current_thread(int gtid = -1) {
   std::lock_guard<std::mutex> g(g_adopt_mutex);
   ult::Worker::adopt_foreign_thread();
   auto* team = new Team;
   team->resize(1);
+  team->loops.reset();
   reset_implicit_task(&team->implicit[0], team);
   auto* t = new Thread;
-  t->gtid = g_next_gtid.fetch_add(1, memory_order_relaxed);
+  t->gtid = gtid >= 0 ? gtid : g_next_gtid.fetch_add(1, memory_order_relaxed);
   team->members[0] = t;
   t->team = team;
   t->current_task = &team->implicit[0];
@@ -453,8 +464,9 @@ Icvs child_icvs(const Icvs& parent) {
 }
 
 void save_context(Thread* me, Team* team) {
-  team->saved = SavedContext{me->team,   me->tid,        me->current_task, me->binding, me->icv,
-                             me->ws_seq, me->single_seq, me->red_seq,      me->cursor};
+  team->saved = SavedContext{me->team,   me->tid,        me->current_task, me->binding,
+                             me->icv,    me->ws_seq,     me->ws_slot,      me->single_seq,
+                             me->red_seq, me->cursor};
 }
 
 void restore_context(Thread* me, Team* team) {
@@ -466,6 +478,7 @@ void restore_context(Thread* me, Team* team) {
   me->binding = s.binding;
   me->icv = s.icv;
   me->ws_seq = s.ws_seq;
+  me->ws_slot = s.ws_slot;
   me->single_seq = s.single_seq;
   me->red_seq = s.red_seq;
   me->cursor = s.cursor;
@@ -478,6 +491,7 @@ void start_thread_in(Thread* t, Team* team, int tid, const Icvs& icv, const Bind
   keep_or_set(t->tid, tid);
   keep_or_set(t->icv, icv);
   keep_or_set(t->ws_seq, uint32_t(0));
+  keep_or_set(t->ws_slot, uint32_t(0));
   keep_or_set(t->single_seq, uint32_t(0));
   keep_or_set(t->red_seq, uint32_t(0));
   keep_or_set(t->cursor, LoopCursor{});
@@ -634,6 +648,11 @@ void ensure_initialized() {
 }
 const sched::Topology* current_topology() { return g_topology; }
 
+Thread* adopt_hidden_helper_thread(int gtid) {
+  ensure_initialized();
+  return adopt_current_thread(gtid);
+}
+
 void apply_wait_settings() {
   g_fiber_spin_ns = fiber_spin_ns();
   ult::Worker::set_spin_ns(worker_spin_ns());
@@ -658,7 +677,7 @@ Thread* member_descriptor(Team* team, int i) {
   if (team->outermost) {
     if (!g_bound[i]) {
       g_bound[i] = new Thread;
-      g_bound[i]->gtid = i;
+      g_bound[i]->gtid = i + g_helper_gtids;
     }
     m = g_bound[i];
   } else {

@@ -56,7 +56,7 @@ struct SavedContext {
   Task* current_task;
   Binding binding;
   Icvs icv;
-  uint32_t ws_seq, single_seq, red_seq;
+  uint32_t ws_seq, ws_slot, single_seq, red_seq;
   LoopCursor cursor;
 };
 
@@ -76,6 +76,7 @@ struct alignas(kCacheLine) Thread {
   Icvs icv;                  // this thread only
   // Worksharing sequence numbers within the current team (this thread only):
   uint32_t ws_seq = 0;       // dynamic loops started
+  uint32_t ws_slot = 0;      // the ring buffer of the next one: ws_seq % ring size, counted as ws_seq wraps
   uint32_t single_seq = 0;   // single constructs met
   uint32_t red_seq = 0;      // reductions met
   LoopCursor cursor;         // the dynamic loop this thread is in
@@ -226,6 +227,10 @@ void apply_wait_settings();
 
 // The calling OpenMP thread (adopting the calling kernel thread if needed).
 Thread* current_thread();
+// The calling kernel thread, started by the runtime to be hidden helper
+// `gtid` (hidden_helper.cpp), becomes a worker of its own with a team of
+// one, as a program thread does at its first call.
+Thread* adopt_hidden_helper_thread(int gtid);
 inline Thread* current_thread_fast() {
   ult::Fiber* f = ult::Worker::current_fiber();
   Thread* t = f ? static_cast<Thread*>(f->user()) : nullptr;

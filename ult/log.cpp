@@ -9,9 +9,9 @@
 
 namespace bobbin {
 
-static void vsay(const char* fmt, va_list ap) {
+static void vsay(const char* prefix, const char* fmt, va_list ap) {
   char buf[1024];
-  int n = snprintf(buf, sizeof buf, "bobbin: ");
+  int n = snprintf(buf, sizeof buf, "%s", prefix);
   n += vsnprintf(buf + n, sizeof buf - size_t(n) - 1, fmt, ap);
   if (n > int(sizeof buf) - 2) n = int(sizeof buf) - 2;
   buf[n++] = '\n';
@@ -28,7 +28,15 @@ void warn(const char* fmt, ...) {
   if (!g_warnings.load(std::memory_order_relaxed)) return;
   va_list ap;
   va_start(ap, fmt);
-  vsay(fmt, ap);
+  vsay("bobbin: ", fmt, ap);
+  va_end(ap);
+}
+
+void warn_as(const char* prefix, const char* fmt, ...) {
+  if (!g_warnings.load(std::memory_order_relaxed)) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsay(prefix, fmt, ap);
   va_end(ap);
 }
 
@@ -40,7 +48,7 @@ void fatal(const char* fmt, ...) {
     for (;;) pause();
   va_list ap;
   va_start(ap, fmt);
-  vsay(fmt, ap);
+  vsay("bobbin: ", fmt, ap);
   va_end(ap);
   abort();
 }

@@ -1,4 +1,6 @@
-// One-line diagnostics. Everything Bobbin says to the user starts "bobbin: ".
+// One-line diagnostics. What Bobbin says to the user starts "bobbin: ",
+// but for the warnings about the environment variables it shares with other
+// OpenMP runtimes, which runtime/settings.hpp words in libomp's shape.
 #pragma once
 
 #include <cstdarg>
@@ -7,6 +9,8 @@ namespace bobbin {
 
 // printf-style; adds the prefix and the newline.
 void warn(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+// As warn, with `prefix` in place of "bobbin: ".
+void warn_as(const char* prefix, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 // Off: warn() says nothing (kmp_set_warnings_off); fatal() still speaks.
 void set_warnings(bool on);
 [[noreturn]] void fatal(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -50,6 +50,9 @@ ACCEPTS = {
     'OMP_DISPLAY_AFFINITY': {'0'},
     'BOBBIN_PREEMPT': {'0'},
     'KMP_ENABLE_TASK_THROTTLING': {'0'},
+    'KMP_DISP_NUM_BUFFERS': {'+2'},
+    'LIBOMP_USE_HIDDEN_HELPER_TASK': {'0'},
+    'LIBOMP_NUM_HIDDEN_HELPER_THREADS': {'0', '-0', '+2'},
     'KMP_SETTINGS': {'0'},
     'BOBBIN_WATCHDOG': NUMBERS - {'4294967297'},
     'BOBBIN_STUCK_US': {'1000000'},
@@ -77,12 +80,12 @@ def variables(src):
                 if fn.endswith(('.cpp', '.hpp', '.h', '.c')):
                     with open(os.path.join(root, fn), errors='replace') as f:
                         names |= set(re.findall(r'getenv\("([A-Z][A-Z0-9_]+)"\)', f.read()))
-    return sorted(n for n in names if re.match(r'(OMP|KMP|GOMP|BOBBIN)_', n))
+    return sorted(n for n in names if re.match(r'(OMP|KMP|GOMP|BOBBIN|LIBOMP)_', n))
 
 
 def clean_env():
     return {k: v for k, v in os.environ.items()
-            if not re.match(r'^(OMP|KMP|GOMP|BOBBIN|LD_PRELOAD)', k)}
+            if not re.match(r'^(OMP|KMP|GOMP|BOBBIN|LIBOMP|LD_PRELOAD)', k)}
 
 
 def run_one(a, name, value):
