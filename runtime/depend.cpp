@@ -152,7 +152,14 @@ void deps_release(Thread* th, Task* t) {
     succ.swap(t->deps->succ);
   }
   for (Task* s : succ) {
-    if (s->deps->npred.fetch_sub(1, memory_order_acq_rel) == 1) task_schedule_ready(th, s, false);
+    if (s->deps->npred.fetch_sub(1, memory_order_acq_rel) != 1) continue;
+    // The immediate successor (task.cpp, execute_maybe_traced): the first
+    // one made ready, unless a priority orders it among others.
+    if (th && th->successor_slot && !*th->successor_slot && s->priority == 0 && s->team == th->team) {
+      *th->successor_slot = s;
+      continue;
+    }
+    task_schedule_ready(th, s, false);
   }
 }
 

@@ -520,6 +520,11 @@ const Row kRows[] = {
      "whether the progress monitor may preempt a fiber that holds its worker while others wait (false: only moves "
      "fibers that have not started)",
      true},
+    {"BOBBIN_IMMEDIATE_SUCCESSOR", "false",
+     [](const std::string& v, Settings& st) { return parse_bool(v, &st.immediate_successor); },
+     [](const Settings& st) { return std::string(st.immediate_successor ? "true" : "false"); },
+     "whether the first successor a finishing task makes ready runs next on the same thread, without a task list",
+     true},
     {"BOBBIN_MPI_WAIT", "fiber",
      [](const std::string& v, Settings& st) {
        if (v == "fiber" || v == "mpi") {

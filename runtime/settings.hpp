@@ -56,6 +56,7 @@ struct Settings {
   int watchdog_s = 30;               // BOBBIN_WATCHDOG: seconds without progress before the report; 0 off
   int stuck_us = 2000;               // BOBBIN_STUCK_US: a worker held this long with fibers queued is rescued
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
+  bool immediate_successor = false;  // BOBBIN_IMMEDIATE_SUCCESSOR: a finished task's first ready successor runs next (task.cpp)
   bool mpi_fiber_wait = true;        // BOBBIN_MPI_WAIT: blocking MPI calls on a worker wait as fibers (ult/mpi_wait.cpp)
   bool task_throttling = true;       // KMP_ENABLE_TASK_THROTTLING: a creator may run a new task at once (task.cpp)
   int disp_num_buffers = 7;          // KMP_DISP_NUM_BUFFERS: dynamic loops in flight per team (loop_state.hpp)

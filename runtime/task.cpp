@@ -50,6 +50,9 @@ sched::Placement& g_placement = *new sched::Placement;
 // program's static destructors run (ThreadSanitizer, tsan_task_*).
 sched::StealPolicy* g_policy = nullptr;
 bool g_steal_half = false;
+// BOBBIN_IMMEDIATE_SUCCESSOR: the first successor a finishing task makes
+// ready runs next on the same thread (execute_maybe_traced).
+bool g_immediate_successor = false;
 int g_max_priority = 0;
 bool g_throttling = true;  // KMP_ENABLE_TASK_THROTTLING
 // When a new task runs at once (undeferred) instead of being queued; see
@@ -269,12 +272,12 @@ struct SweepTrace {
   void record(int own, int won);
 };
 
-enum TaskFrom : uint8_t { kFromOwn, kFromStolen, kFromPriority, kFromCreation };
+enum TaskFrom : uint8_t { kFromOwn, kFromStolen, kFromPriority, kFromCreation, kFromSuccessor };
 uint16_t g_k_task = 0, g_k_steal = 0;
 
 const char* task_from_name(uint8_t f) {
-  static const char* const names[] = {"own list", "stolen", "priority list", "at creation"};
-  return f < 4 ? names[f] : "?";
+  static const char* const names[] = {"own list", "stolen", "priority list", "at creation", "immediate successor"};
+  return f < sizeof names / sizeof names[0] ? names[f] : "?";
 }
 
 const char* level_of_victim(uint32_t packed) {
@@ -340,9 +343,39 @@ void execute_traced(Thread* th, Task* t, TaskFrom from) {
   ult::trace::span(g_k_task, start, team, tid, depth, uint32_t(std::min<uint64_t>(inside, UINT32_MAX)), from);
 }
 
-void execute_maybe_traced(Thread* th, Task* t, TaskFrom from) {
+void execute_one(Thread* th, Task* t, TaskFrom from) {
   if (ult::trace::on()) execute_traced(th, t, from);
   else execute(th, t);
+}
+
+// Runs t; with the immediate successor on, then the first successor its
+// completion made ready (deps_release puts it in th->successor_slot rather
+// than on a list), and so on down a chain: no push, no pop, the successor's
+// inputs still in this processor's cache. A successor this thread may not
+// run here (a tied task's wait runs only its descendants: `root`) goes to
+// a list as it would have. The slot is saved and restored: a task body that
+// waits runs other tasks through here, each with a slot of its own.
+void execute_maybe_traced(Thread* th, Task* t, TaskFrom from) {
+  if (!g_immediate_successor) {
+    execute_one(th, t, from);
+    return;
+  }
+  const Task* cur = th->current_task;
+  const Task* root = cur && !cur->implicit ? cur : nullptr;  // as in run_one_task
+  Task** outer = th->successor_slot;
+  for (;;) {
+    Task* next = nullptr;
+    th->successor_slot = &next;
+    execute_one(th, t, from);
+    th->successor_slot = outer;
+    if (!next) return;
+    if (root && !is_descendant(next, root)) {
+      task_schedule_ready(th, next, false);
+      return;
+    }
+    t = next;
+    from = kFromSuccessor;
+  }
 }
 
 void SweepTrace::record(int own, int won) {
@@ -420,6 +453,7 @@ void tasking_init() {
     if (!strcmp(v, "half")) g_steal_half = true;
     else if (strcmp(v, "one") != 0) warn("ignoring BOBBIN_STEAL_AMOUNT='%s' (valid: one, half); using one", v);
   }
+  g_immediate_successor = settings().immediate_successor;
   g_max_priority = settings().max_task_priority;
   g_throttling = settings().task_throttling;
 }
