@@ -195,16 +195,11 @@ int main(int argc, char **argv) {
           memset(TILE(i, j), 0, tb * sizeof(double)); /* touched before timing, as the held tiles */
       }
 
-  double t0 = mt_sync_now();
-#pragma omp parallel
-#pragma omp single
-  factor();
-  double t1 = mt_sync_now();
+  double s = mt_timed(factor);
 
   double residual;
   int ok = check(&residual);
   if (mt_rank == 0) {
-    double s = t1 - t0;
     printf("mpichol: n=%d nb=%d grid %dx%d ranks x %d threads: %.3f s, %.2f GFLOP/s, residual %.3g\n", n, nb,
            p, q, threads, s, (double)n * n * n / 3.0 / s * 1e-9, residual);
     bench_result("mpichol", ok, "n=%d nb=%d ranks=%d threads=%d time_s=%.6f gflops=%.3f residual=%.3g", n, nb,

@@ -286,16 +286,12 @@ int main(int argc, char **argv) {
     }
   }
 
-  double t0 = mt_sync_now();
-#pragma omp parallel
-#pragma omp single
-  factor();
-  double t1 = mt_sync_now();
+  double s = mt_timed(factor);
 
   double residual;
   int ok = check(&residual);
   if (mt_rank == 0) {
-    double s = t1 - t0, gf = 2.0 * n * n * n / 3.0 / s * 1e-9;
+    double gf = 2.0 * n * n * n / 3.0 / s * 1e-9;
     printf("mpilu: n=%d nb=%d %d ranks x %d threads, panel team %d: %.3f s, %.2f GFLOP/s, residual %.3g\n", n, nb,
            mt_ranks, threads, P, s, gf, residual);
     bench_result("mpilu", ok, "n=%d nb=%d ranks=%d threads=%d time_s=%.6f gflops=%.3f residual=%.3g", n, nb,

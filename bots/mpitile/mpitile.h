@@ -103,6 +103,16 @@ static inline void mt_reference(double (*elem)(long, long), long n, unsigned xse
   }
 }
 
+/* Seconds `factor` takes, run by one thread of a parallel region whose
+   others take its tasks, between barriers of all ranks. */
+static inline double mt_timed(void (*factor)(void)) {
+  double t0 = mt_sync_now();
+#pragma omp parallel
+#pragma omp single
+  factor();
+  return mt_sync_now() - t0;
+}
+
 /* Every rank's verdict: rank 0's residual (computed there) below 10. */
 static inline int mt_verdict(double *residual) {
   MPI_Bcast(residual, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
