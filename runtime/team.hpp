@@ -86,7 +86,7 @@ struct alignas(kCacheLine) Thread {
   // While this thread runs a task from run_one_task with the immediate
   // successor on (task.cpp): where the first successor that the task's
   // completion makes ready goes instead of a task list. This thread only.
-  struct Task** successor_slot = nullptr;
+  Task** successor_slot = nullptr;
   int list_worker_id = -1;       // the id of the worker list_index was computed for, -1 off a worker (task.cpp)
   int list_index = -1;           // that worker's task list
   Binding binding;           // place and partition; this thread only

@@ -193,13 +193,18 @@ int wait_for(Test done) {
   }
 }
 
+// Waits for one request; its status goes to `status` (the caller's, or scratch).
+int wait_request(void* request, void* status) {
+  TestFn test = p_test();
+  return wait_for([&](int* flag) { return test(request, flag, status); });
+}
+
 int send_via(ISendFn isend, const void* buf, int count, Handle type, int dest, int tag, Handle comm) {
   Request req;
   int rc = isend(buf, count, type, dest, tag, comm, req.ptr());
   if (rc != 0) return rc;
   ScratchStatus st;
-  TestFn test = p_test();
-  return wait_for([&](int* flag) { return test(req.ptr(), flag, &st); });
+  return wait_request(req.ptr(), &st);
 }
 
 }  // namespace
@@ -228,8 +233,7 @@ BOBBIN_MPI_EXPORT int MPI_Recv(void* buf, int count, Handle type, int source, in
   mw::Request req;
   int rc = mw::p_irecv()(buf, count, type, source, tag, comm, req.ptr());
   if (rc != 0) return rc;
-  mw::TestFn test = mw::p_test();
-  return mw::wait_for([&](int* flag) { return test(req.ptr(), flag, status); });
+  return mw::wait_request(req.ptr(), status);
 }
 
 BOBBIN_MPI_EXPORT int MPI_Sendrecv(const void* sendbuf, int sendcount, Handle sendtype, int dest, int sendtag,
@@ -265,8 +269,7 @@ BOBBIN_MPI_EXPORT int MPI_Sendrecv(const void* sendbuf, int sendcount, Handle se
 
 BOBBIN_MPI_EXPORT int MPI_Wait(void* request, void* status) {
   if (!mw::on_fiber_path()) return mw::next_wait()(request, status);
-  mw::TestFn test = mw::p_test();
-  return mw::wait_for([&](int* flag) { return test(request, flag, status); });
+  return mw::wait_request(request, status);
 }
 
 BOBBIN_MPI_EXPORT int MPI_Waitall(int count, void* requests, void* statuses) {
