@@ -13,10 +13,12 @@ namespace bobbin::rt {
 inline bool tasks_visible(Team* team) {
   TeamTasks* tt = team->tasks.load(memory_order_acquire);
   if (!tt) return false;
-  if (tt->priority.size()) return true;
-  for (const auto& l : tt->lists)
-    if (l.size()) return true;
-  return false;
+  return tt->priority.size() || tt->sched->any_queued();
+}
+
+// Whether a producer handed th a task through its polling slot (task.cpp).
+inline bool handed_a_task(const Thread* th) {
+  return th->poll_slot && th->poll_slot->load(memory_order_relaxed) > TeamTasks::kPolling;
 }
 
 // Runs tasks until done(); with nothing to run it spins, then parks on the
@@ -52,11 +54,12 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
     }
     if (!hungry) team->hungry.fetch_add(1, memory_order_relaxed);
     hungry = true;
-    auto wake = [&] { return done() || tasks_visible(team); };
+    auto wake = [&] { return done() || tasks_visible(team) || handed_a_task(th); };
     if (WaitWord::spin(wake)) continue;
     team->ww.wait(wake);
   }
   fed();
+  if (th->poll_slot) leave_polling(th);
   th->waiting_for.store(nullptr, memory_order_relaxed);
 }
 

@@ -20,6 +20,8 @@
 #include "runtime/alloc.hpp"
 #include "ult/atomic.hpp"
 #include "runtime/display.hpp"
+#include "scheduler/task_sched.hpp"
+#include "scheduler/tree_sched.hpp"
 #include "ult/log.hpp"
 #include "ult/pin.hpp"
 #include "ult/worker.hpp"
@@ -519,6 +521,46 @@ const Row kRows[] = {
      [](const Settings& st) { return std::string(st.preempt ? "true" : "false"); },
      "whether the progress monitor may preempt a fiber that holds its worker while others wait (false: only moves "
      "fibers that have not started)",
+     true},
+    {"BOBBIN_SCHED", "steal",
+     [](const std::string& v, Settings& st) {
+       if (!sched::find_scheduler(v)) return false;
+       st.task_sched = v;
+       return true;
+     },
+     [](const Settings& st) { return st.task_sched; },
+     "the task scheduler: steal (a list per leaf, idle threads steal) or tree (overflow up a tree of lists, idle "
+     "leaves ask up)",
+     true},
+    {"BOBBIN_TREE_THRESHOLD", "dynamic",
+     [](const std::string& v, Settings& st) {
+       if (v == "dynamic") {
+         st.tree_threshold = -1;
+         return true;
+       }
+       long n;
+       if (!parse_int(v.c_str(), 0, long(sched::TreeScheduler::kMaxThreshold), &n)) return false;
+       st.tree_threshold = int(n);
+       return true;
+     },
+     [](const Settings& st) { return st.tree_threshold < 0 ? std::string("dynamic") : std::to_string(st.tree_threshold); },
+     "BOBBIN_SCHED=tree: how many tasks a leaf keeps before half move up (dynamic: from 0, doubled when overflow "
+     "reaches the root, halved when an idle leaf asks it)",
+     true},
+    {"BOBBIN_POLLING_SLOTS", "auto",
+     [](const std::string& v, Settings& st) {
+       if (v == "auto") {
+         st.polling_slots = -1;
+         return true;
+       }
+       bool on;
+       if (!parse_bool(v, &on)) return false;
+       st.polling_slots = on ? 1 : 0;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.polling_slots < 0 ? "auto" : st.polling_slots ? "true" : "false"); },
+     "whether a thread with nothing to run publishes a slot that the next new task goes to directly, without a "
+     "list (auto: the scheduler's default)",
      true},
     {"BOBBIN_IMMEDIATE_SUCCESSOR", "false",
      [](const std::string& v, Settings& st) { return parse_bool(v, &st.immediate_successor); },

@@ -56,6 +56,9 @@ struct Settings {
   int watchdog_s = 30;               // BOBBIN_WATCHDOG: seconds without progress before the report; 0 off
   int stuck_us = 2000;               // BOBBIN_STUCK_US: a worker held this long with fibers queued is rescued
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
+  std::string task_sched = "steal";  // BOBBIN_SCHED: the task scheduler's row (scheduler/sched_registry.cpp)
+  int tree_threshold = -1;           // BOBBIN_TREE_THRESHOLD: -1 dynamic
+  int polling_slots = -1;            // BOBBIN_POLLING_SLOTS: -1 the scheduler's default, 0 off, 1 on (task.cpp)
   bool immediate_successor = false;  // BOBBIN_IMMEDIATE_SUCCESSOR: a finished task's first ready successor runs next (task.cpp)
   bool mpi_fiber_wait = true;        // BOBBIN_MPI_WAIT: blocking MPI calls on a worker wait as fibers (ult/mpi_wait.cpp)
   bool task_throttling = true;       // KMP_ENABLE_TASK_THROTTLING: a creator may run a new task at once (task.cpp)

@@ -49,7 +49,11 @@ sched::Placement& g_placement = *new sched::Placement;
 // which records in the policy) when the master leaves the last join and the
 // program's static destructors run (ThreadSanitizer, tsan_task_*).
 sched::StealPolicy* g_policy = nullptr;
-bool g_steal_half = false;
+sched::SchedContext g_sched_ctx;
+const sched::SchedRow* g_sched = nullptr;
+// BOBBIN_POLLING_SLOTS: a thread waiting with nothing to run takes the next
+// new task from its slot (run_one_task, task_schedule_ready).
+bool g_polling = false;
 // BOBBIN_IMMEDIATE_SUCCESSOR: the first successor a finishing task makes
 // ready runs next on the same thread (execute_maybe_traced).
 bool g_immediate_successor = false;
@@ -90,7 +94,7 @@ TeamTasks* team_tasks(Team* team) {
   SpinGuard g(team->tasks_lock);
   tt = team->tasks.load(memory_order_relaxed);
   if (!tt) {
-    tt = new TeamTasks(g_placement.num_lists);
+    tt = new TeamTasks(g_sched->make(g_sched_ctx), team->nthreads);
     team->tasks.store(tt, memory_order_release);  // pairs with the acquire above
   }
   return tt;
@@ -272,11 +276,11 @@ struct SweepTrace {
   void record(int own, int won);
 };
 
-enum TaskFrom : uint8_t { kFromOwn, kFromStolen, kFromPriority, kFromCreation, kFromSuccessor };
+enum TaskFrom : uint8_t { kFromOwn, kFromStolen, kFromPriority, kFromCreation, kFromSuccessor, kFromSlot };
 uint16_t g_k_task = 0, g_k_steal = 0;
 
 const char* task_from_name(uint8_t f) {
-  static const char* const names[] = {"own list", "stolen", "priority list", "at creation", "immediate successor"};
+  static const char* const names[] = {"own list", "stolen", "priority list", "at creation", "immediate successor", "polling slot"};
   return f < sizeof names / sizeof names[0] ? names[f] : "?";
 }
 
@@ -384,44 +388,14 @@ void SweepTrace::record(int own, int won) {
 }
 
 
-Task* steal(Thread* th, TeamTasks* tt, int self, int own, const Task* root) {
-  int n = int(tt->lists.size());
-  if (n <= 1) return nullptr;
-  sched::ListLoad load{[](const void* ctx, int i) { return static_cast<const TeamTasks*>(ctx)->lists[std::size_t(i)].size(); },
-                       tt};
-  (void)th;
-  bool traced = ult::trace::on();
+// Beyond the own list: the scheduler's search, traced as one sweep.
+Task* find_elsewhere(TeamTasks* tt, int self, int own, const sched::Filter& f) {
+  if (!ult::trace::on()) return static_cast<Task*>(tt->sched->find(own, self, f, {}).item);
   SweepTrace sweep;
-  // One sweep's worth of attempts per scheduling point; the caller loops.
-  for (int attempt = 0; attempt < n - 1; ++attempt) {
-    int v = g_policy->next_victim(self, load);
-    if (v == own || v < 0 || v >= n) continue;
-    sched::TaskList& victim = tt->lists[std::size_t(v)];
-    Task* t = nullptr;
-    if (victim.size() != 0) {
-      if (root) {
-        // Bounded scan from the top for a descendant of the constraining task.
-        int scanned = 0;
-        t = static_cast<Task*>(victim.pop_top_if([&](void* p) { return scanned++ < 8 && is_descendant(static_cast<Task*>(p), root); }));
-      } else if (g_steal_half) {
-        std::vector<void*> got;
-        if (victim.steal_half(got)) {
-          t = static_cast<Task*>(got.front());
-          for (std::size_t i = 1; i < got.size(); ++i) tt->lists[std::size_t(own)].push_bottom(got[i]);
-        }
-      } else {
-        t = static_cast<Task*>(victim.pop_top());
-      }
-    }
-    g_policy->record(self, v, t != nullptr);
-    if (traced) sweep.add(v);
-    if (t) {
-      if (traced) sweep.record(own, v);
-      return t;
-    }
-  }
-  if (traced && sweep.tried) sweep.record(own, -1);
-  return nullptr;
+  sched::Probe probe{[](void* ctx, int list) { static_cast<SweepTrace*>(ctx)->add(list); }, &sweep};
+  sched::Found got = tt->sched->find(own, self, f, probe);
+  if (sweep.tried) sweep.record(own, got.item ? got.list : -1);
+  return static_cast<Task*>(got.item);
 }
 
 // The list nearest the memory an affinity clause names: one under the NUMA
@@ -449,10 +423,16 @@ void tasking_init() {
   g_policy = sched::make_policy_from_env().release();
   g_policy->attach(g_placement);
   if (ult::trace::on()) add_task_trace_kinds();
+  g_sched_ctx = sched::SchedContext{&g_placement, g_policy, false, settings().tree_threshold};
   if (const char* v = getenv("BOBBIN_STEAL_AMOUNT")) {
-    if (!strcmp(v, "half")) g_steal_half = true;
+    if (!strcmp(v, "half")) g_sched_ctx.steal_half = true;
     else if (strcmp(v, "one") != 0) warn("ignoring BOBBIN_STEAL_AMOUNT='%s' (valid: one, half); using one", v);
   }
+  g_sched = sched::find_scheduler(settings().task_sched);
+  if (!g_sched) g_sched = &sched::scheduler_rows().front();  // the settings table accepts only rows' names
+  // Polling slots: on by default for the tree scheduler (part of its
+  // design), off for stealing (measured: scheduler/README.md).
+  g_polling = settings().polling_slots < 0 ? g_sched->make == &sched::make_tree_scheduler : settings().polling_slots != 0;
   g_immediate_successor = settings().immediate_successor;
   g_max_priority = settings().max_task_priority;
   g_throttling = settings().task_throttling;
@@ -494,15 +474,12 @@ int own_list_index(Thread* th) {
   return th->list_index;
 }
 
-// The list a ready task created by `th` goes to.
-sched::TaskList& list_at(Thread* th, Team* team, int priority, int affinity_list) {
+// How many tasks wait where a ready task created by `th` would go.
+std::size_t queued_at(Thread* th, Team* team, int priority, int affinity_list) {
   TeamTasks* tt = team_tasks(team);
-  if (priority > 0) return tt->priority;
-  int list = affinity_list >= 0 ? affinity_list : own_list_index(th);
-  return tt->lists[std::size_t(list)];
+  if (priority > 0) return tt->priority.size();
+  return tt->sched->queued(affinity_list >= 0 ? affinity_list : own_list_index(th));
 }
-
-sched::TaskList& list_for(Thread* th, Team* team, const Task* t) { return list_at(th, team, t->priority, t->affinity_list); }
 
 // Whether the creator runs a new ready task now rather than queue it: when
 // the region is serial or the task final; when the creator's list is full
@@ -527,7 +504,7 @@ bool run_now_at(Thread* th, Team* team, uint32_t depth, int priority, int affini
   if (!th || th->team != team || !th->current_task) return false;
   if (th->current_task->final_ || team->nthreads == 1) return true;
   if (!g_throttling || th->inline_depth >= kMaxInlineDepth) return false;
-  std::size_t queued = list_at(th, team, priority, affinity_list).size();
+  std::size_t queued = queued_at(th, team, priority, affinity_list);
   return queued >= kThrottle || (depth >= kMinInlineTaskDepth && queued >= kKeepQueued && g_max_priority == 0 &&
                                  team->hungry.load(memory_order_relaxed) == 0);
 }
@@ -564,6 +541,52 @@ uint64_t priority_key(const Task* t) {
 
 }  // namespace
 
+namespace {
+
+// Polling slots. The owner thread moves its slot 0 -> kPolling (publish,
+// having found nothing to run) and back to 0 (retract, by an exchange that
+// also takes a task handed over meanwhile); a producer moves it kPolling ->
+// a task by a compare-exchange, so at most one producer hands one task to
+// one publication, and a retract sees it. Only threads with no tied-task
+// constraint publish (an implicit task's wait: barrier, join, implicit
+// taskwait), so any task of the team suits them.
+
+// A producer: hands `t` to a polling team-mate of `th`, the next numbers
+// after its own first; false if none is polling.
+bool hand_to_poller(TeamTasks* tt, Thread* th, Task* t) {
+  if (tt->pollers.load(memory_order_relaxed) == 0) return false;
+  int n = tt->nslots, start = th && th->team == t->team ? th->tid + 1 : 0;
+  for (int i = 0; i < n; ++i) {
+    Atomic<uintptr_t>& slot = tt->slots[std::size_t((start + i) % n)].v;
+    uintptr_t expect = TeamTasks::kPolling;
+    // release: the task's fields, for the owner's acquire in retract.
+    if (slot.load(memory_order_relaxed) == expect &&
+        slot.compare_exchange_strong(expect, reinterpret_cast<uintptr_t>(t), memory_order_release, memory_order_relaxed))
+      return true;
+  }
+  return false;
+}
+
+void publish_slot(TeamTasks* tt, Thread* th) {
+  if (th->poll_slot || th->tid < 0 || th->tid >= tt->nslots) return;
+  th->poll_slot = &tt->slots[std::size_t(th->tid)].v;
+  tt->pollers.fetch_add(1, memory_order_relaxed);
+  th->poll_slot->store(TeamTasks::kPolling, memory_order_relaxed);
+}
+
+// The owner: withdraws its slot; the task handed over meanwhile, if any.
+Task* retract_slot(TeamTasks* tt, Thread* th) {
+  Atomic<uintptr_t>* slot = th->poll_slot;
+  th->poll_slot = nullptr;
+  uintptr_t v = slot->exchange(0, memory_order_acquire);
+  tt->pollers.fetch_sub(1, memory_order_relaxed);
+  return v > TeamTasks::kPolling ? reinterpret_cast<Task*>(v) : nullptr;
+}
+
+bool admits(const void* root, void* item) { return is_descendant(static_cast<Task*>(item), static_cast<const Task*>(root)); }
+
+}  // namespace
+
 void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
   if (t->hidden_helper) {
     hidden_helper_push(t);
@@ -574,10 +597,23 @@ void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
     return;
   }
   Team* team = t->team;
-  sched::TaskList& list = list_for(th && th->team == team ? th : nullptr, team, t);
-  if (t->priority > 0) list.push_ordered(t, priority_key(t));
-  else list.push_bottom(t);
+  TeamTasks* tt = team_tasks(team);
+  Thread* mate = th && th->team == team ? th : nullptr;
+  if (t->priority > 0) {
+    tt->priority.push_ordered(t, priority_key(t));
+  } else if (g_polling && t->affinity_list < 0 && hand_to_poller(tt, mate, t)) {
+    // handed over; the notify below wakes its thread if it parked
+  } else if (t->affinity_list >= 0) {
+    tt->sched->push_pinned(t->affinity_list, t);
+  } else {
+    tt->sched->push(own_list_index(mate), t);
+  }
   team->ww.notify_all();
+}
+
+void leave_polling(Thread* th) {
+  TeamTasks* tt = th->team->tasks.load(memory_order_acquire);
+  if (Task* t = retract_slot(tt, th)) task_schedule_ready(th, t, false);
 }
 
 bool run_one_task(Thread* th) {
@@ -588,13 +624,19 @@ bool run_one_task(Thread* th) {
   const Task* root = cur && !cur->implicit ? cur : nullptr;
   auto allowed = [&](void* p) { return !root || is_descendant(static_cast<Task*>(p), root); };
   Task* t = nullptr;
-  TaskFrom from = kFromPriority;
-  if (tt->priority.size()) t = static_cast<Task*>(tt->priority.pop_top_if(allowed));
+  TaskFrom from = kFromSlot;
+  // A published slot is withdrawn before anything runs here: a task handed
+  // to a thread that is busy would wait for it, unseen by the others.
+  if (th->poll_slot) t = retract_slot(tt, th);
+  if (!t && tt->priority.size()) t = static_cast<Task*>(tt->priority.pop_top_if(allowed)), from = kFromPriority;
   int self = current_worker_id();
   int own = own_list_index(th);
-  if (!t) t = static_cast<Task*>(tt->lists[std::size_t(own)].pop_bottom_if(allowed)), from = kFromOwn;
-  if (!t) t = steal(th, tt, self, own, root), from = kFromStolen;
+  sched::Filter f;
+  if (root) f = sched::Filter{&admits, root};
+  if (!t) t = static_cast<Task*>(tt->sched->pop_own(own, f)), from = kFromOwn;
+  if (!t) t = find_elsewhere(tt, self, own, f), from = kFromStolen;
   if (!t) {
+    if (g_polling && !root) publish_slot(tt, th);
     // Nothing this thread may run, though the lists may hold tasks: a tied
     // task's wait runs only its own descendants, and the tasks queued may be
     // those of team-mates whose fibers wait behind this one on the same

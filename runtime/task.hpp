@@ -3,11 +3,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "runtime/api.hpp"
 #include "runtime/ompt.hpp"
 #include "scheduler/task_list.hpp"
+#include "scheduler/task_sched.hpp"
 #include "ult/atomic.hpp"
 #include "ult/spinlock.hpp"
 
@@ -92,11 +94,22 @@ struct alignas(kCacheLine) Task {
   void* payload() { return reinterpret_cast<char*>(this) + payload_offset; }
 };
 
-// Task lists of one team, one per topology node at the BOBBIN_TASKLIST level.
+// The ready tasks of one team.
 struct TeamTasks {
-  explicit TeamTasks(int nlists) : lists(std::size_t(nlists)) {}
-  std::vector<sched::TaskList> lists;
+  TeamTasks(std::unique_ptr<sched::TaskScheduler> s, int nthreads)
+      : sched(std::move(s)), slots(new PollSlot[std::size_t(nthreads > 0 ? nthreads : 1)]), nslots(nthreads > 0 ? nthreads : 1) {}
+  std::unique_ptr<sched::TaskScheduler> sched;  // where ready tasks wait (BOBBIN_SCHED)
   sched::TaskList priority;  // tasks with a priority above 0, served first
+  // Polling slots (BOBBIN_POLLING_SLOTS), one per thread of the team: 0 when
+  // its thread is not polling, kPolling while it waits with nothing to run,
+  // else the Task a producer handed it (task.cpp says who writes what).
+  static constexpr uintptr_t kPolling = 1;
+  struct alignas(kCacheLine) PollSlot {
+    Atomic<uintptr_t> v{0};
+  };
+  std::unique_ptr<PollSlot[]> slots;
+  int nslots;
+  Atomic<int> pollers{0};  // slots at kPolling or holding a task (a hint for producers)
   alignas(kCacheLine) Atomic<uint64_t> next_seq{1};  // Task::seq
 };
 
@@ -114,6 +127,7 @@ Task* task_from_payload(void* payload);
 void task_schedule_ready(Thread* th, Task* t, bool may_run_inline);
 
 bool run_one_task(Thread* th);                  // a task scheduling point: runs at most one task
+void leave_polling(Thread* th);                 // withdraws th's polling slot (it stops waiting)
 void run_task(Thread* th, Task* t);             // runs a task taken from a queue of its own (a hidden helper's)
 bool team_quiescent(Team* team);                // every task of the team has completed
 void hold_task(Task* t);                        // one more memory reference

@@ -87,6 +87,9 @@ struct alignas(kCacheLine) Thread {
   // successor on (task.cpp): where the first successor that the task's
   // completion makes ready goes instead of a task list. This thread only.
   Task** successor_slot = nullptr;
+  // The polling slot this thread published (TeamTasks::slots) while it
+  // waits in help_until with nothing to run; null otherwise. This thread only.
+  Atomic<uintptr_t>* poll_slot = nullptr;
   int list_worker_id = -1;       // the id of the worker list_index was computed for, -1 off a worker (task.cpp)
   int list_index = -1;           // that worker's task list
   Binding binding;           // place and partition; this thread only

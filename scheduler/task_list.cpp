@@ -1,5 +1,6 @@
 #include "scheduler/task_list.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace bobbin::sched {
@@ -78,17 +79,28 @@ void* TaskList::pop_top() {
   return item;
 }
 
-std::size_t TaskList::steal_half(std::vector<void*>& out) {
-  if (size() == 0) return 0;
+std::size_t TaskList::steal_half(std::vector<void*>& out) { return take_top(out, kHalf); }
+
+std::size_t TaskList::take_top(std::vector<void*>& out, std::size_t max) {
+  std::size_t n = size(), first = out.size();
+  out.resize(first + std::max<std::size_t>(max == kHalf ? n : std::min(n, max), 1));
+  std::size_t got = take_top(out.data() + first, out.size() - first, max);
+  out.resize(first + got);
+  return got;
+}
+
+std::size_t TaskList::take_top(void** out, std::size_t cap, std::size_t max) {
+  if (size() == 0 || cap == 0) return 0;
   SpinGuard g(lock_);
   if (!heap_.empty()) {
-    // One: the thief queues what it takes on its deque, which would lose the order.
-    out.push_back(take_keyed(0));
+    // One: the taker queues what it takes on a deque, which would lose the order.
+    out[0] = take_keyed(0);
     return 1;
   }
   std::size_t n = bottom_ - top_;
-  std::size_t take = (n + 1) / 2;
-  for (std::size_t i = 0; i < take; ++i) out.push_back(at(top_++));
+  std::size_t take = max == kHalf ? (n + 1) / 2 : std::min(n, std::max<std::size_t>(max, 1));
+  take = std::min(take, cap);
+  for (std::size_t i = 0; i < take; ++i) out[i] = at(top_++);
   update_size();
   return take;
 }

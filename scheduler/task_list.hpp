@@ -39,6 +39,13 @@ class alignas(kCacheLine) TaskList {
   // Moves into `out` the smallest-key item if there is one, else up to half
   // of the deque (at least one item) from the top; returns how many.
   std::size_t steal_half(std::vector<void*>& out);
+  // Moves into `out` up to `max` items (at least one if any): the
+  // smallest-key one alone if there is one, else from the deque's top;
+  // kHalf: half of the deque (rounded up), counted under the lock.
+  static constexpr std::size_t kHalf = ~std::size_t(0);
+  std::size_t take_top(std::vector<void*>& out, std::size_t max);
+  // The same into an array of `cap` (no allocation): at most min(max, cap).
+  std::size_t take_top(void** out, std::size_t cap, std::size_t max);
   // pop_top restricted to items `accept` takes (e.g. the tied-task
   // constraint): the smallest accepted key, else the first accepted item from
   // the deque's top; null if none is accepted.
