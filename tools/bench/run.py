@@ -259,6 +259,10 @@ def main(argv=None):
                          "as root --allow-run-as-root), LD_PRELOAD set in every rank, not in mpirun")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                     help="extra environment for every run (repeatable)")
+    ap.add_argument("--variant", action="append", default=[], metavar="NAME=KEY=VALUE[;KEY=VALUE...]",
+                    help="one more Bobbin column, 'bobbin[NAME]' (the clang build, preloaded, compared with "
+                         "libomp), with this environment on top of --env (repeatable), e.g. "
+                         "'tree=BOBBIN_SCHED=tree'")
     ap.add_argument("--metric", default=None, help="RESULT key to tabulate (default overhead_us, else time_s)")
     ap.add_argument("--csv", default=None, help="write one line per result and runtime to this CSV file")
     ap.add_argument("--json", default=None, help="write every sample and median to this JSON file")
@@ -271,6 +275,16 @@ def main(argv=None):
 
     build = os.path.abspath(args.build)
     runtimes = [r.strip() for r in args.runtimes.split(",") if r.strip()]
+    variant_env = {}  # runtime column -> its extra environment
+    for v in args.variant:
+        name, _, kvs = v.partition("=")
+        pairs = [kv for kv in kvs.split(";") if kv]
+        if not name or not pairs or any("=" not in kv for kv in pairs):
+            ap.error("--variant wants NAME=KEY=VALUE[;KEY=VALUE...], not '%s'" % v)
+        col = "bobbin[%s]" % name
+        RUNTIMES[col] = ("clang", True, "libomp")
+        variant_env[col] = dict(kv.split("=", 1) for kv in pairs)
+        runtimes.append(col)
     unsupported = {r.strip() for r in args.unsupported.split(",") if r.strip()}
     for r in runtimes + sorted(unsupported):
         if r not in RUNTIMES:
@@ -369,6 +383,7 @@ def main(argv=None):
                 suffix, preload, _base = RUNTIMES[rt]
                 exe = os.path.join(build, "%s-%s" % (prog, suffix))
                 env = dict(base_env)
+                env.update(variant_env.get(rt, {}))
                 cmd = [exe] + bargs
                 if args.mpi:
                     cmd = mpi_launch(args.mpi, lib if preload else None) + cmd
