@@ -178,6 +178,12 @@ Found TreeScheduler::find(int leaf, int thief, const Filter& f, const Probe& pro
   return {};
 }
 
+std::size_t TreeScheduler::queued(int leaf) const {
+  std::size_t n = 0;
+  for (int at = leaf; at >= 0; at = node(at).parent) n += node(at).list.size();
+  return n;
+}
+
 bool TreeScheduler::any_queued() const {
   for (const auto& n : nodes_)
     if (n->list.size()) return true;

@@ -42,7 +42,11 @@ class TreeScheduler final : public TaskScheduler {
   void push_pinned(int leaf, void* item) override;
   void* pop_own(int leaf, const Filter& f) override;
   Found find(int leaf, int thief, const Filter& f, const Probe& probe) override;
-  std::size_t queued(int leaf) const override { return node(leaf).list.size(); }
+  // The leaf's items and those of the nodes on its path to the root: what
+  // its thread could still get. The runtime's throttle compares this with
+  // 256 (kThrottle); the leaf alone never reaches it (it overflows first),
+  // so a program creating millions of tasks would queue them all at the root.
+  std::size_t queued(int leaf) const override;
   bool any_queued() const override;
 
   // For tests and the trace.
