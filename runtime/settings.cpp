@@ -522,6 +522,18 @@ const Row kRows[] = {
      "whether the progress monitor may preempt a fiber that holds its worker while others wait (false: only moves "
      "fibers that have not started)",
      true},
+    {"BOBBIN_MOLD", "auto",
+     [](const std::string& v, Settings& st) {
+       if (v == "auto") st.mold = 0;
+       else if (v == "on") st.mold = 1;
+       else if (v == "off") st.mold = -1;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) { return std::string(st.mold == 0 ? "auto" : st.mold > 0 ? "on" : "off"); },
+     "moldable nested regions: the width from an online model of each region's times (auto: nested regions with "
+     "dyn-var true; on: every nested region, even with dyn-var false; off: never)",
+     true},
     {"BOBBIN_SCHED", "steal",
      [](const std::string& v, Settings& st) {
        if (!sched::find_scheduler(v)) return false;

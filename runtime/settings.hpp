@@ -56,6 +56,7 @@ struct Settings {
   int watchdog_s = 30;               // BOBBIN_WATCHDOG: seconds without progress before the report; 0 off
   int stuck_us = 2000;               // BOBBIN_STUCK_US: a worker held this long with fibers queued is rescued
   bool preempt = true;               // BOBBIN_PREEMPT: the rescue may preempt a fiber (ult/preempt_linux.cpp)
+  int mold = 0;                      // BOBBIN_MOLD: 0 auto (nested regions with dyn-var true), 1 on (every nested region), -1 off
   std::string task_sched = "steal";  // BOBBIN_SCHED: the task scheduler's row (scheduler/sched_registry.cpp)
   int tree_threshold = -1;           // BOBBIN_TREE_THRESHOLD: -1 dynamic
   int polling_slots = -1;            // BOBBIN_POLLING_SLOTS: -1 the scheduler's default, 0 off, 1 on (task.cpp)

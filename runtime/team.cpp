@@ -43,6 +43,7 @@
 #include "config.hpp"
 #include "runtime/settings.hpp"
 #include "scheduler/gang.hpp"
+#include "scheduler/mold.hpp"
 #include "scheduler/topology.hpp"
 #include "scheduler/worker_loop.hpp"
 #include "ult/guard.hpp"
@@ -220,6 +221,8 @@ void after_fork_in_child() {
   ult::Worker::forget_pool_after_fork();
 }
 
+void add_mold_trace_kind();  // below, with the model
+
 void initialize() {
   const Settings& st = settings();
   trace_init();  // before the pool: every worker's track starts with it
@@ -237,6 +240,7 @@ void initialize() {
   progress_init();
   ult::set_mpi_wait(settings().mpi_fiber_wait);
   tasking_init();
+  if (ult::trace::on()) add_mold_trace_kind();
   // The program's thread is not pinned (unless binding is asked for): when
   // the kernel runs it on a pinned worker's processor during a long region,
   // that worker moves (places.cpp). LLVM's kmp_sch_simd_guided test (teams
@@ -692,6 +696,59 @@ Thread* member_descriptor(Team* team, int i) {
   return m;
 }
 
+// ---- moldable nested regions (scheduler/mold.hpp) -------------------------------
+
+namespace {
+
+sched::MoldModel& g_mold = *new sched::MoldModel;  // leaked: members may still join at exit
+
+// Traced: each region whose width the model chose, at its join (a[0] the
+// width, a[1] the width asked, a[2] the measured time in microseconds,
+// a[3] the predicted one, 0 while exploring).
+uint16_t g_k_mold = 0;
+void mold_args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Json& o) {
+  o.num("width", r.a[0]);
+  o.num("asked", r.a[1]);
+  o.num("measured_us", r.a[2]);
+  if (r.a[3]) o.num("predicted_us", r.a[3]);
+  o.str("choice", r.flags ? "exploring" : "model");
+}
+
+void add_mold_trace_kind() {
+  g_k_mold = ult::trace::add_kind({"mold", "mold", ult::trace::Shape::Instant, nullptr, &mold_args});
+}
+
+// Whether a nested region's width is the model's: BOBBIN_MOLD=on, or auto
+// with dyn-var true (the spec lets the runtime give fewer threads then).
+bool molding(const Thread* me) {
+  int m = settings().mold;
+  return m > 0 || (m == 0 && me->icv.dynamic);
+}
+
+// Workers with nothing to do besides the caller's: those in their idle loop,
+// and the threads of the encountering team waiting for tasks that are not
+// there (at its barrier: their workers take the new members when they
+// park).
+int idle_workers(const Thread* me) {
+  int n = me->team->hungry.load(memory_order_relaxed);
+  for (int i = 0; i < ult::Worker::pool_size(); ++i)
+    if (ult::Worker* w = ult::Worker::at(i); w && w->in_idle_loop()) ++n;
+  return std::min(n, ult::Worker::pool_size() - 1);
+}
+
+// The region's end: what it took, into the model.
+void mold_record(Team* team) {
+  uint64_t ns = now_ns() - team->mold_start_ns;
+  g_mold.record({team->mold_fn, 0}, team->nthreads, ns);
+  if (ult::trace::on()) {
+    ult::trace::instant(g_k_mold, uint32_t(team->nthreads), uint32_t(team->mold_asked), uint32_t(ns / 1000),
+                        uint32_t(team->mold_predicted_ns / 1000), 0, team->mold_exploring);
+  }
+  team->mold_fn = nullptr;
+}
+
+}  // namespace
+
 // Fork step 4, after the master's part of the body: it waits for the
 // members and the team's tasks (the region's closing barrier), takes its
 // context back (step 5), and gives back the threads and the gang reservation
@@ -729,6 +786,7 @@ void close_region(Thread* me, Team* team) {
       },
       "its team's threads at the end of the region (join)");
   if (me->current_task->domain) deps_clear_domain(me->current_task);
+  if (team->mold_fn) mold_record(team);
   if (tool) [[unlikely]] {
     if (tool_barrier) ompt::join_barrier_leave(me, team->ompt.ra);
     if (!league) ompt::implicit_task_end(me, team, 0);
@@ -844,6 +902,22 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // A region opened inside another active region (or by a team of a
   // league) is nested: gang-scheduled unless steal mode is chosen.
   bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
+  sched::MoldModel::Decision mold;
+  int asked = n;
+  bool molded = nested && n > 1 && !req.league && molding(me);
+  if (molded) {
+    mold = g_mold.choose({req.body.fn, 0}, n, idle_workers(me));
+    n = mold.width;
+  }
+  auto mark = [&](Team* t) {
+    t->mold_fn = molded ? req.body.fn : nullptr;
+    if (!molded) return t;
+    t->mold_asked = asked;
+    t->mold_predicted_ns = uint64_t(mold.predicted_ns);
+    t->mold_exploring = mold.exploring;
+    t->mold_start_ns = now_ns();
+    return t;
+  };
   if (n > 1) start_progress_monitor();
   // Not a gang when the pool already has more workers than processors (an
   // outermost team wider than the machine): every worker then carries an
@@ -863,7 +937,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   if (gang) {
     if (Team* team = open_gang(me, req, n)) {
       display_affinity_if_enabled();
-      return team;
+      return mark(team);
     }
   }
   if (!req.league) n = reserve_threads(me->team, n);
@@ -931,7 +1005,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
 
   start_thread_in(me, team, 0, icv, n > 1 && bind != 0 ? bindings[0] : me->binding);
   display_affinity_if_enabled();
-  return team;
+  return mark(team);
 }
 
 void fork(const ForkRequest& req) {

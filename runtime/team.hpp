@@ -138,6 +138,13 @@ struct alignas(kCacheLine) Team {
   int league_num = 0;        // host teams: this team's number in its league (level-0 teams only)
   int league_size = 1;       // host teams: teams in the league
   uint64_t gang_key = 0;     // the gang this team is (0: not gang-scheduled)
+  // A region whose width the moldable model chose (team.cpp, BOBBIN_MOLD):
+  // its microtask, and when it opened; null fn otherwise.
+  const void* mold_fn = nullptr;
+  uint64_t mold_start_ns = 0;
+  uint64_t mold_predicted_ns = 0;  // the model's estimate for the width chosen (0 while exploring)
+  int mold_asked = 0;              // the width the program asked for
+  bool mold_exploring = false;
   uint32_t trace_id = 0;     // this region's number in the trace (trace.cpp; 0 while tracing is off)
   int threads_reserved = 0;  // threads the fork reserved in its contention group, given back at the join
   ContentionGroup* cg = nullptr;  // the contention group (null: the program's own)

@@ -1,0 +1,76 @@
+// Moldable nested regions (after ARMS, the adaptive resource-moldable
+// scheduler): how many threads a nested parallel region gets, chosen from
+// an online history of how long regions of the same kind took at each
+// width. A region's kind is its microtask (the outlined body: the same
+// parallel construct) and an address standing for where its data lives
+// (0 when unknown).
+//
+// The rule, per kind, over the widths 1, 2, 4, ... up to the width asked:
+// - explore: each width in increasing order, kTrials times, before any choice;
+// - then the cheapest: the width with the least time x width (the
+//   processor time the region costs: work that does not speed up stays
+//   narrow and leaves the other workers to the rest of the program);
+// - widen: when more workers idle than that width uses, the fastest width
+//   the idle workers allow (the program has nothing else for them);
+// - keep measuring: one decision in kRetry takes the next width in turn,
+//   so that the estimates follow a phase change.
+// Times are exponentially weighted averages (a new sample weighs 1/4 and
+// counts for at most twice the estimate: outliers move it by 25% at most).
+// Thread-safe; one instance per run (runtime/team.cpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "ult/spinlock.hpp"
+
+namespace bobbin::sched {
+
+class MoldModel {
+ public:
+  struct Key {
+    const void* fn = nullptr;
+    uintptr_t where = 0;
+    bool operator==(const Key& o) const { return fn == o.fn && where == o.where; }
+  };
+  struct Decision {
+    int width = 1;
+    double predicted_ns = 0;  // the estimate for that width (0 while exploring it)
+    bool exploring = false;
+  };
+
+  static constexpr int kTrials = 2;
+  static constexpr int kRetry = 32;
+
+  // For a region of `key` asking for `asked` threads (> 1) while `idle`
+  // workers besides the caller's have nothing to run.
+  Decision choose(const Key& key, int asked, int idle);
+  void record(const Key& key, int width, uint64_t ns);
+
+  // The widths considered for `asked`: 1, 2, 4, ... and `asked` itself.
+  static std::vector<int> widths(int asked);
+  // The current estimate for (key, width): {ns, samples}; {0, 0} if none.
+  std::pair<double, int> estimate(const Key& key, int width) const;
+
+ private:
+  struct Hash {
+    std::size_t operator()(const Key& k) const {
+      return std::hash<const void*>()(k.fn) ^ (std::hash<uintptr_t>()(k.where) * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  struct Stats {
+    double ns = 0;
+    int samples = 0;
+  };
+  struct Entry {
+    std::unordered_map<int, Stats> by_width;
+    uint32_t decisions = 0;
+    std::size_t retry_next = 0;
+  };
+  mutable SpinLock lock_;
+  std::unordered_map<Key, Entry, Hash> table_ GUARDED_BY(lock_);
+};
+
+}  // namespace bobbin::sched

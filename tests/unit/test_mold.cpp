@@ -1,0 +1,99 @@
+// The moldable-region model (scheduler/mold.hpp): the widths it considers,
+// exploration in increasing order, the cheapest width (time x width) when
+// no worker idles, the fastest one the idle workers allow, and the periodic
+// retry that keeps the estimates current.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <vector>
+
+#include "scheduler/mold.hpp"
+
+using bobbin::sched::MoldModel;
+
+namespace {
+
+// Runs `decisions` regions of one kind whose time at width w is t(w),
+// with `idle` workers idle at each decision; returns the widths chosen.
+std::vector<int> run(MoldModel& m, const MoldModel::Key& k, int asked, int idle, int decisions,
+                     const std::function<double(int)>& t) {
+  std::vector<int> chosen;
+  for (int i = 0; i < decisions; ++i) {
+    MoldModel::Decision d = m.choose(k, asked, idle);
+    REQUIRE(d.width >= 1);
+    REQUIRE(d.width <= asked);
+    chosen.push_back(d.width);
+    m.record(k, d.width, uint64_t(t(d.width)));
+  }
+  return chosen;
+}
+
+int settled(const std::vector<int>& chosen) { return chosen.back(); }
+
+}  // namespace
+
+TEST_CASE("mold: the widths are the powers of two below the width asked, and that width", "[mold]") {
+  CHECK(MoldModel::widths(1) == std::vector<int>{1});
+  CHECK(MoldModel::widths(2) == std::vector<int>{1, 2});
+  CHECK(MoldModel::widths(6) == std::vector<int>{1, 2, 4, 6});
+  CHECK(MoldModel::widths(8) == std::vector<int>{1, 2, 4, 8});
+}
+
+TEST_CASE("mold: each width is tried kTrials times, narrowest first, before any choice", "[mold]") {
+  MoldModel m;
+  int fn;
+  std::vector<int> chosen = run(m, {&fn, 0}, 8, 7, 4 * MoldModel::kTrials, [](int w) { return 1e6 / w; });
+  std::vector<int> expect;
+  for (int w : {1, 2, 4, 8})
+    for (int i = 0; i < MoldModel::kTrials; ++i) expect.push_back(w);
+  CHECK(chosen == expect);
+  CHECK(m.estimate({&fn, 0}, 4).second == MoldModel::kTrials);
+  CHECK(m.estimate({&fn, 0}, 4).first == Approx(2.5e5));
+}
+
+TEST_CASE("mold: perfect speedup widens only onto idle workers", "[mold]") {
+  int fn;
+  auto t = [](int w) { return 1e6 / w; };  // time x width constant
+  MoldModel busy, idle;
+  CHECK(settled(run(busy, {&fn, 0}, 8, 0, 30, t)) == 1);   // nobody idles: the cheapest (ties: the narrowest)
+  CHECK(settled(run(idle, {&fn, 0}, 8, 7, 30, t)) == 8);   // seven idle: the fastest
+  MoldModel some;
+  CHECK(settled(run(some, {&fn, 0}, 8, 3, 30, t)) == 4);   // three idle: four threads at most
+}
+
+TEST_CASE("mold: work that stops speeding up stays narrow", "[mold]") {
+  int fn;
+  // Memory-bound: two threads saturate the bandwidth.
+  MoldModel m1;
+  CHECK(settled(run(m1, {&fn, 0}, 8, 7, 30, [](int w) { return 1e6 / (w < 2 ? w : 2); })) == 2);
+  // Overhead growing with the width: 2 is fastest, 1 cheapest.
+  MoldModel m2;
+  auto t = [](int w) { return 1e6 / w + 3e5 * w; };
+  CHECK(settled(run(m2, {&fn, 0}, 8, 7, 30, t)) == 2);
+  MoldModel m3;
+  CHECK(settled(run(m3, {&fn, 0}, 8, 0, 30, t)) == 1);
+}
+
+TEST_CASE("mold: kinds are separate, and a retry keeps every estimate current", "[mold]") {
+  MoldModel m;
+  int a, b;
+  run(m, {&a, 0}, 4, 3, 20, [](int w) { return 1e6 / w; });
+  run(m, {&b, 0}, 4, 3, 20, [](int) { return 1e6; });
+  CHECK(m.choose({&a, 0}, 4, 3).width == 4);
+  CHECK(m.choose({&b, 0}, 4, 3).width == 1);
+  CHECK(m.choose({&a, 7}, 4, 3).exploring);  // another address: a kind of its own
+  // A phase change: kind b becomes parallel; the retries find out.
+  std::vector<int> chosen = run(m, {&b, 0}, 4, 3, 20 * MoldModel::kRetry, [](int w) { return 1e6 / w; });
+  CHECK(settled(chosen) == 4);
+}
+
+TEST_CASE("mold: one outlier moves an estimate by a quarter at most", "[mold]") {
+  MoldModel m;
+  int fn;
+  m.record({&fn, 0}, 2, 1000);
+  m.record({&fn, 0}, 2, 1000);
+  m.record({&fn, 0}, 2, 50000);  // a region delayed by something else
+  CHECK(m.estimate({&fn, 0}, 2).first == Approx(1250));
+  for (int i = 0; i < 12; ++i) m.record({&fn, 0}, 2, 50000);  // a real change still registers
+  CHECK(m.estimate({&fn, 0}, 2).first > 10000);
+}
