@@ -739,7 +739,7 @@ int idle_workers(const Thread* me) {
 // The region's end: what it took, into the model.
 void mold_record(Team* team) {
   uint64_t ns = now_ns() - team->mold_start_ns;
-  g_mold.record({team->mold_fn, 0}, team->nthreads, ns);
+  g_mold.record({team->mold_fn, team->mold_where}, team->nthreads, ns);
   if (ult::trace::on()) {
     ult::trace::instant(g_k_mold, uint32_t(team->nthreads), uint32_t(team->mold_asked), uint32_t(ns / 1000),
                         uint32_t(team->mold_predicted_ns / 1000), 0, team->mold_exploring);
@@ -903,16 +903,22 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // league) is nested: gang-scheduled unless steal mode is chosen.
   bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
   sched::MoldModel::Decision mold;
+  uintptr_t mold_where = 0;
   int asked = n;
   bool molded = nested && n > 1 && !req.league && molding(me);
   if (molded) {
-    mold = g_mold.choose({req.body.fn, 0}, n, idle_workers(me));
+    // Where its data lives: the task list an affinity clause of the
+    // encountering task named (1 + its index), else unknown (0).
+    int list = me->current_task ? me->current_task->affinity_list : -1;
+    mold_where = list >= 0 ? uintptr_t(list) + 1 : 0;
+    mold = g_mold.choose({req.body.fn, mold_where}, n, idle_workers(me));
     n = mold.width;
   }
   auto mark = [&](Team* t) {
     t->mold_fn = molded ? req.body.fn : nullptr;
     if (!molded) return t;
     t->mold_asked = asked;
+    t->mold_where = mold_where;
     t->mold_predicted_ns = uint64_t(mold.predicted_ns);
     t->mold_exploring = mold.exploring;
     t->mold_start_ns = now_ns();

@@ -2,8 +2,8 @@
 // scheduler): how many threads a nested parallel region gets, chosen from
 // an online history of how long regions of the same kind took at each
 // width. A region's kind is its microtask (the outlined body: the same
-// parallel construct) and an address standing for where its data lives
-// (0 when unknown).
+// parallel construct) and a number standing for where its data lives
+// (runtime/team.cpp: the task list an affinity clause named; 0 when unknown).
 //
 // The rule, per kind, over the widths 1, 2, 4, ... up to the width asked:
 // - explore: each width in increasing order, kTrials times, before any choice;
