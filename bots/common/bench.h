@@ -7,13 +7,42 @@
 #ifndef BOBBIN_BOTS_BENCH_H
 #define BOBBIN_BOTS_BENCH_H
 
+#include <dlfcn.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+/* The hang watchdog: a program still running `env` seconds after
+ * bench_watchdog (when that variable holds a positive number) prints
+ * "HUNG: <msg>", then Bobbin's scheduler state when it runs under Bobbin
+ * (bobbin_print_scheduler_state, looked up at run time), and exits with
+ * status 3. Only async-signal-safe calls in the handler, but the state dump. */
+static const char *bench_hang_msg;
+
+static inline void bench_on_hang(int sig) {
+  (void)sig;
+  if (write(2, "HUNG: ", 6) < 0 || write(2, bench_hang_msg, strlen(bench_hang_msg)) < 0 || write(2, "\n", 1) < 0) {
+  }
+  void (*dump)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "bobbin_print_scheduler_state");
+  if (dump)
+    dump();
+  _exit(3);
+}
+
+static inline void bench_watchdog(const char *env, const char *msg) {
+  const char *t = getenv(env);
+  if (!t || atoi(t) <= 0)
+    return;
+  bench_hang_msg = msg;
+  signal(SIGALRM, bench_on_hang);
+  alarm((unsigned)atoi(t));
+}
 
 static inline double bench_now(void) {
   struct timespec ts;

@@ -42,17 +42,6 @@ static inline double mt_element(unsigned seed, long r, long c) {
    parallelism is the tasks'); a BLAS without the call is single-threaded. */
 extern void openblas_set_num_threads(int) __attribute__((weak));
 
-static void mt_on_timeout(int sig) {
-  (void)sig;
-  static const char msg[] = "HUNG: the factorization did not finish in MPITILE_TIMEOUT seconds\n";
-  if (write(2, msg, sizeof msg - 1) < 0) {
-  }
-  void (*dump)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "bobbin_print_scheduler_state");
-  if (dump)
-    dump();
-  _exit(3);
-}
-
 static inline void mt_init(int *argc, char ***argv) {
   int provided;
   MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
@@ -65,11 +54,7 @@ static inline void mt_init(int *argc, char ***argv) {
   }
   if (openblas_set_num_threads)
     openblas_set_num_threads(1);
-  const char *t = getenv("MPITILE_TIMEOUT");
-  if (t && atoi(t) > 0) {
-    signal(SIGALRM, mt_on_timeout);
-    alarm((unsigned)atoi(t));
-  }
+  bench_watchdog("MPITILE_TIMEOUT", "the factorization did not finish in MPITILE_TIMEOUT seconds");
 }
 
 /* Max over the ranks of each rank's elapsed time between two barriers is

@@ -302,17 +302,6 @@ static double residual(const double *A0) {
   return err / ((double)n * DBL_EPSILON * anorm * xmax);
 }
 
-static void on_timeout(int sig) {
-  (void)sig;
-  static const char msg[] = "HUNG: tilelu did not finish in LU_TIMEOUT seconds\n";
-  if (write(2, msg, sizeof msg - 1) < 0) {
-  }
-  void (*dump)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "bobbin_print_scheduler_state");
-  if (dump)
-    dump();
-  _exit(3);
-}
-
 int main(int argc, char **argv) {
   static const long presets[3] = {512, 1024, 2048};
   n = (int)bench_size_arg(argc, argv, 1, presets, presets[0], "n");
@@ -325,11 +314,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   nt = (n + nb - 1) / nb;
-  const char *lt = getenv("LU_TIMEOUT");
-  if (lt && atoi(lt) > 0) {
-    signal(SIGALRM, on_timeout);
-    alarm((unsigned)atoi(lt));
-  }
+  bench_watchdog("LU_TIMEOUT", "tilelu did not finish in LU_TIMEOUT seconds");
   omp_set_max_active_levels(2);
   int threads = bench_team_size();
   P = (int)bench_long_arg(argc, argv, 3, threads, "P");
