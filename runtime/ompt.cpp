@@ -616,7 +616,9 @@ void implicit_task_end(Thread* th, Team* team, int tid) {
 }
 
 void league_initial_task(Thread* th, Team* own, ompt_scope_endpoint_t ep) {
-  (void)th;
+  // A team's initial thread other than the encountering one is a new OpenMP
+  // thread to a tool: it begins before anything it reports.
+  if (ep == ompt_scope_begin) thread_begin(th, ompt_thread_worker);
   Task* t = &own->implicit[0];
   Team* league = own->parent;
   if (ep == ompt_scope_begin) {
@@ -626,6 +628,28 @@ void league_initial_task(Thread* th, Team* own, ompt_scope_endpoint_t ep) {
   if (auto f = OMPT_CB(ompt_callback_implicit_task))
     f(ep, league ? &league->ompt.data : nullptr, &t->ompt.data,
       ep == ompt_scope_begin ? unsigned(own->league_size) : 0u, unsigned(own->league_num), ompt_task_initial);
+}
+
+// The implicit task's data takes the initial task's place in the Task for
+// as long as the body runs, so that what the body reports (a parallel
+// region's encountering task, task queries) names the implicit task; the
+// initial task's data comes back before its end is reported.
+void league_team_region(Thread* th, Team* own, ompt_scope_endpoint_t ep) {
+  Task* t = &own->implicit[0];
+  const void* ra = th->ompt.ra;
+  int flags = ompt_parallel_invoker_runtime | ompt_parallel_team;
+  if (ep == ompt_scope_begin) {
+    own->ompt.inner = ompt_data_t{};
+    if (auto f = OMPT_CB(ompt_callback_parallel_begin)) f(&t->ompt.data, &t->ompt.frame, &own->ompt.inner, 1, flags, ra);
+    own->ompt.initial_task = t->ompt.data;
+    t->ompt.data = ompt_data_t{};
+    if (auto f = OMPT_CB(ompt_callback_implicit_task))
+      f(ompt_scope_begin, &own->ompt.inner, &t->ompt.data, 1, 0, ompt_task_implicit);
+    return;
+  }
+  if (auto f = OMPT_CB(ompt_callback_implicit_task)) f(ompt_scope_end, nullptr, &t->ompt.data, 1, 0, ompt_task_implicit);
+  t->ompt.data = own->ompt.initial_task;
+  if (auto f = OMPT_CB(ompt_callback_parallel_end)) f(&own->ompt.inner, &t->ompt.data, flags, ra);
 }
 
 void task_create(Thread* th, Task* t, int type, bool has_deps) {

@@ -52,6 +52,10 @@ struct TeamState {
   ompt_data_t data{};           // the tool's parallel data
   const void* ra = nullptr;     // the parallel construct's return address
   int flags = 0;                // ompt_parallel_flag_t bits
+  // A team of a league: the region of one its body runs in for a tool
+  // (league_team_region), and its initial task's data while that runs.
+  ompt_data_t inner{};
+  ompt_data_t initial_task{};
 };
 
 // 0 before the runtime's initialization, 1 without a tool, 2 with one
@@ -125,6 +129,10 @@ void implicit_task_end(Thread* th, Team* team, int tid);
 // The initial task of a team of a league (the teams construct): `own` is
 // the team of one the thread runs the teams region in; its parent, the league.
 void league_initial_task(Thread* th, Team* own, ompt_scope_endpoint_t ep);
+// Inside a team's initial task, around its body: a parallel region of one
+// forked by the runtime, and its implicit task, as libomp reports them (it
+// runs a team's body that way; tools written against it expect the shape).
+void league_team_region(Thread* th, Team* own, ompt_scope_endpoint_t ep);
 void task_create(Thread* th, Task* t, int type, bool has_deps);
 void task_schedule(Task* prior, ompt_task_status_t status, Task* next);
 void dependences(Task* t, const void* items, int n);  // runtime DepItem list

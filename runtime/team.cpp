@@ -1188,11 +1188,17 @@ void run_as_initial_thread(Thread* th, const RegionBody& body, const Icvs& icv, 
   own->league_size = size;
   start_thread_in(th, own, 0, icv, th->binding);
   bool tool = ompt::on();
-  if (tool) [[unlikely]] ompt::league_initial_task(th, own, ompt_scope_begin);
+  if (tool) [[unlikely]] {
+    ompt::league_initial_task(th, own, ompt_scope_begin);
+    ompt::league_team_region(th, own, ompt_scope_begin);
+  }
   invoke(body, th);
   help_until(th, [&] { return team_quiescent(own); });
   if (th->current_task->domain) deps_clear_domain(th->current_task);
-  if (tool) [[unlikely]] ompt::league_initial_task(th, own, ompt_scope_end);
+  if (tool) [[unlikely]] {
+    ompt::league_team_region(th, own, ompt_scope_end);
+    ompt::league_initial_task(th, own, ompt_scope_end);
+  }
   restore_context(th, own);
 }
 
