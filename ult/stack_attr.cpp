@@ -12,21 +12,26 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "ult/atomic.hpp"
 #include "ult/fiber.hpp"
 #include "ult/worker.hpp"
 
 namespace {
 
 using GetattrFn = int (*)(pthread_t, pthread_attr_t*);
-GetattrFn g_next = nullptr;
+// Atomic: a library whose constructor runs before ours may start threads
+// (OpenBLAS does), whose start-up (the sanitizers' runtimes) calls
+// pthread_getattr_np and resolves it while our constructor does too. Every
+// writer stores the same value; relaxed, since the symbol lookup is what
+// each one needs, not the others' writes (ThreadSanitizer reported the
+// race: KASTORS dgetrf linked with OpenBLAS).
+bobbin::Atomic<GetattrFn> g_next{nullptr};
 
-// Resolved at load, before any thread of the program can call it: the
-// sanitizers' runtimes call pthread_getattr_np from every new thread's
-// start-up, where a lazily initialised static would be a race.
+// Resolved at load, before the program's own threads can call it.
 __attribute__((constructor)) void resolve_next() {
   void* f = dlvsym(RTLD_NEXT, "pthread_getattr_np", "GLIBC_2.32");
   if (!f) f = dlsym(RTLD_NEXT, "pthread_getattr_np");
-  g_next = reinterpret_cast<GetattrFn>(f);
+  g_next.store(reinterpret_cast<GetattrFn>(f), bobbin::memory_order_relaxed);
 }
 
 }  // namespace
@@ -34,8 +39,8 @@ __attribute__((constructor)) void resolve_next() {
 extern "C" __attribute__((visibility("default"))) int bobbin_getattr_np(pthread_t thread, pthread_attr_t* attr)
     __asm__("pthread_getattr_np");
 extern "C" int bobbin_getattr_np(pthread_t thread, pthread_attr_t* attr) {
-  if (!g_next) resolve_next();  // called from another library's constructor, before ours
-  GetattrFn next = g_next;
+  if (!g_next.load(bobbin::memory_order_relaxed)) resolve_next();  // before our constructor ran
+  GetattrFn next = g_next.load(bobbin::memory_order_relaxed);
   if (!next) return ENOSYS;
   int rc = next(thread, attr);
   if (rc != 0 || !pthread_equal(thread, pthread_self())) return rc;
