@@ -12,8 +12,9 @@
 
 namespace bobbin::sched {
 
-const std::vector<PolicyRow>& policy_rows() {
-  static const std::vector<PolicyRow> rows = {
+// A constant array, never destroyed (as the schedulers' table).
+std::span<const PolicyRow> policy_rows() {
+  static constexpr PolicyRow rows[] = {
       {"hybrid", "recent successful victims alternated with random ones (default)", &make_hybrid},
       {"random", "a uniformly random list", &make_random},
       {"hierarchical", "nearest lists first, up the topology tree", &make_hierarchical},

@@ -4,8 +4,10 @@
 
 namespace bobbin::sched {
 
-const std::vector<SchedRow>& scheduler_rows() {
-  static const std::vector<SchedRow> rows = {
+// A constant array, never destroyed: threads still running when exit()
+// runs the static destructors keep making teams' schedulers from its rows.
+std::span<const SchedRow> scheduler_rows() {
+  static constexpr SchedRow rows[] = {
       {"steal", "a list per leaf; idle threads steal by the BOBBIN_STEAL policy (default)", &make_steal_scheduler},
       {"tree", "a tree of lists shaped like the machine; overflow moves up, idle leaves ask up (BOBBIN_TREE_THRESHOLD)",
        &make_tree_scheduler},

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,7 @@ struct PolicyRow {
   const char* description;
   std::unique_ptr<StealPolicy> (*make)();
 };
-const std::vector<PolicyRow>& policy_rows();
+std::span<const PolicyRow> policy_rows();
 // The policy BOBBIN_STEAL names (warns and uses the default if unknown).
 std::unique_ptr<StealPolicy> make_policy_from_env();
 std::unique_ptr<StealPolicy> make_policy(const std::string& name);  // null if unknown

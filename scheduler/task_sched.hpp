@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,7 @@ struct SchedRow {
   const char* description;
   std::unique_ptr<TaskScheduler> (*make)(const SchedContext& c);
 };
-const std::vector<SchedRow>& scheduler_rows();
+std::span<const SchedRow> scheduler_rows();
 const SchedRow* find_scheduler(const std::string& name);  // null if unknown
 
 std::unique_ptr<TaskScheduler> make_steal_scheduler(const SchedContext& c);
