@@ -20,6 +20,7 @@ void TaskList::push_bottom(void* item) {
   ring_[bottom_ & (ring_.size() - 1)] = item;
   ++bottom_;
   update_size();
+  count_push();
 }
 
 void TaskList::push_ordered(void* item, uint64_t key) {
@@ -32,6 +33,7 @@ void TaskList::push_ordered(void* item, uint64_t key) {
     i = up;
   }
   update_size();
+  count_push();
 }
 
 void* TaskList::take_keyed(std::size_t i) {

@@ -56,9 +56,18 @@ class alignas(kCacheLine) TaskList {
   // that is not accepted are found); if none, the smallest accepted key.
   template <class Accept>
   void* pop_bottom_if(Accept accept);
+  // The same, after a scan that found nothing when pushes() was `since`:
+  // only what came since, which is the newest of the deque (at most
+  // pushes() - since items from the bottom) and the ordered part; `*seen`:
+  // pushes() under the lock, for the next call.
+  template <class Accept>
+  void* pop_bottom_if_since(Accept accept, uint64_t since, uint64_t* seen);
 
   // relaxed: a hint; the lock orders the items themselves.
   std::size_t size() const { return size_.load(memory_order_relaxed); }
+  // Items added so far (both parts), a count that only grows: a constrained
+  // scan that found nothing need not look again until it moves (ScanMemo).
+  uint64_t pushes() const { return pushes_.load(memory_order_relaxed); }
 
  private:
   static constexpr std::size_t kInitial = 256;  // grows by doubling; a guess, fits one spawn burst
@@ -72,6 +81,7 @@ class alignas(kCacheLine) TaskList {
   template <class Accept>
   std::size_t min_accepted(Accept& accept) const REQUIRES(lock_);  // heap_.size() if none
   void update_size() REQUIRES(lock_) { size_.store(bottom_ - top_ + heap_.size(), memory_order_relaxed); }
+  void count_push() REQUIRES(lock_) { pushes_.store(pushes_.load(memory_order_relaxed) + 1, memory_order_release); }
 
   SpinLock lock_;
   std::vector<void*> ring_ GUARDED_BY(lock_);
@@ -79,6 +89,7 @@ class alignas(kCacheLine) TaskList {
   std::size_t bottom_ GUARDED_BY(lock_) = 0;  // one past the newest item
   std::vector<Keyed> heap_ GUARDED_BY(lock_);  // the ordered part: a binary min-heap on key
   Atomic<std::size_t> size_{0};                // both parts
+  Atomic<uint64_t> pushes_{0};                 // written under lock_, read without
 };
 
 template <class Accept>
@@ -114,9 +125,27 @@ void* TaskList::pop_top_if(Accept accept) {
 
 template <class Accept>
 void* TaskList::pop_bottom_if(Accept accept) {
-  if (size() == 0) return nullptr;
+  uint64_t seen;
+  return pop_bottom_if_since(accept, 0, &seen);
+}
+
+template <class Accept>
+void* TaskList::pop_bottom_if_since(Accept accept, uint64_t since, uint64_t* seen) {
+  // acquire: pairs with count_push's release, so that a count that moved
+  // is seen with the item that moved it.
+  uint64_t before = pushes_.load(memory_order_acquire);
+  if (size() == 0) {
+    *seen = before;
+    return nullptr;
+  }
   SpinGuard g(lock_);
-  for (std::size_t i = bottom_; i != top_; --i) {
+  uint64_t now = pushes_.load(memory_order_relaxed);
+  *seen = now;
+  // Items pushed since sit below every older one: push_bottom appends and
+  // every pop keeps the order of the rest.
+  std::size_t stop = top_;
+  if (now - since < bottom_ - top_) stop = bottom_ - std::size_t(now - since);
+  for (std::size_t i = bottom_; i != stop; --i) {
     void* item = at(i - 1);
     if (!accept(item)) continue;
     // Close the gap by shifting the newer items down by one.

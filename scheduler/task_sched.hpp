@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -29,10 +30,34 @@
 
 namespace bobbin::sched {
 
+// What one thread's constrained scans found empty under `epoch` (which names
+// the filter: the runtime gives each run of a task on a thread a number no
+// other run had): per list of a scheduler, the list's pushes()
+// at a scan that found nothing acceptable. An item refused once is refused
+// again, and items reach a list only by a push, so the next scan looks only
+// at what was pushed since (TaskList::pop_bottom_if_since), and not at all
+// while the count has not moved. Lists numbered kLists and up are not
+// remembered.
+struct ScanMemo {
+  static constexpr int kLists = 64;
+  struct Entry {
+    uint64_t epoch = 0;
+    uint64_t pushes = 0;
+  };
+  uint64_t epoch = 1;
+  Entry e[kLists];
+  // The count at this thread's last empty scan of `list` (0: none, scan all).
+  uint64_t since(int list) const { return list < kLists && e[list].epoch == epoch ? e[list].pushes : 0; }
+  void found_nothing(int list, uint64_t pushes) {
+    if (list < kLists) e[list] = {epoch, pushes};
+  }
+};
+
 // The items a pop may take; no function: every item.
 struct Filter {
   bool (*fn)(const void* ctx, void* item) = nullptr;
   const void* ctx = nullptr;
+  ScanMemo* memo = nullptr;  // constrained scans may skip lists by it (may be null)
   bool any() const { return fn == nullptr; }
   bool operator()(void* item) const { return !fn || fn(ctx, item); }
 };

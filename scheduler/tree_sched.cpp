@@ -126,7 +126,21 @@ void TreeScheduler::lower() {
 
 void* TreeScheduler::pop_own(int leaf, const Filter& f) {
   TaskList& l = node(leaf).list;
-  return f.any() ? l.pop_bottom() : l.pop_bottom_if(f);
+  return f.any() ? l.pop_bottom() : scan(leaf, f);
+}
+
+// A constrained pop: the whole list, newest first; after this thread's
+// last scan of it found nothing, only what was pushed since, and nothing
+// while nothing was (BOTS uts: waits rescanning the same items took most of
+// the time).
+void* TreeScheduler::scan(int at, const Filter& f) {
+  TaskList& l = node(at).list;
+  if (!f.memo) return l.pop_bottom_if(f);
+  uint64_t since = f.memo->since(at), seen;
+  if (since && l.pushes() == since) return nullptr;  // a stale count only delays a look
+  void* item = l.pop_bottom_if_since(f, since, &seen);
+  if (!item) f.memo->found_nothing(at, seen);
+  return item;
 }
 
 // One item from node `at` for a thread on `leaf`; unconstrained, a share of
@@ -138,7 +152,7 @@ void* TreeScheduler::take(int at, int leaf, const Filter& f) {
   // waiting task's children may have overflowed up here behind many other
   // items, and no other thread need come for them (each may be in such a
   // wait itself): the stealing scheduler's bounded scan would hang here.
-  if (!f.any()) return l.pop_bottom_if(f);
+  if (!f.any()) return scan(at, f);
   if (at < leaves_) return l.pop_top();  // another leaf: one, as a thief would
   std::size_t share = std::clamp<std::size_t>(l.size() / std::size_t(node(at).nleaves), 1, threshold() + 1);
   void* batch[kBatch];

@@ -84,6 +84,7 @@ class TreeScheduler final : public TaskScheduler {
   void raise();
   void lower();
   void* take(int at, int leaf, const Filter& f);
+  void* scan(int at, const Filter& f);  // constrained: see tree_sched.cpp
 
   std::vector<std::unique_ptr<Node>> nodes_;  // leaves first (index = list), then inner nodes
   const Placement* placement_;

@@ -2,7 +2,8 @@
 // 64-worker machines: its shape, the dynamic threshold (rises under a
 // flood from one producer, falls when leaves starve), overflow handed to an
 // idle leaf, an idle leaf finding work held under a busy leaf's threshold,
-// and no item lost or taken twice when 16 threads push and take at once.
+// a constrained scan looking again only at what was pushed since, and no
+// item lost or taken twice when 16 threads push and take at once.
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -153,6 +154,39 @@ TEST_CASE("tree: a constrained find takes only accepted items, from anywhere up 
   REQUIRE(p != nullptr);
   CHECK(val(p) == 77);
   CHECK(total_queued(s) == 599);
+}
+
+TEST_CASE("tree: a constrained scan looks again only at what was pushed since it found nothing", "[tree]") {
+  Machine m = model("pack:2 core:8 pu:1");
+  TreeScheduler s(m.placement, 64);  // fixed: everything stays on leaf 3
+  for (uintptr_t v = 1; v <= 40; ++v) s.push(3, item(v));
+  // Counts the items the filter is asked about; accepts values above 100.
+  struct Ctx {
+    int asked = 0;
+  } ctx;
+  ScanMemo memo;
+  Filter big{[](const void* c, void* p) {
+               ++const_cast<Ctx*>(static_cast<const Ctx*>(c))->asked;
+               return val(p) > 100;
+             },
+             &ctx, &memo};
+  CHECK(s.pop_own(3, big) == nullptr);
+  CHECK(ctx.asked == 40);
+  CHECK(s.pop_own(3, big) == nullptr);
+  CHECK(ctx.asked == 40);  // unchanged since: not scanned again
+  s.push(3, item(5));
+  s.push(3, item(101));
+  s.push(3, item(6));
+  ctx.asked = 0;
+  void* p = s.pop_own(3, big);
+  REQUIRE(p != nullptr);
+  CHECK(val(p) == 101);
+  CHECK(ctx.asked == 2);  // only what came since, newest first
+  ctx.asked = 0;
+  ++memo.epoch;  // the thread's task changed: every list is scanned again
+  CHECK(s.pop_own(3, big) == nullptr);
+  CHECK(ctx.asked == 42);
+  CHECK(total_queued(s) == 42);
 }
 
 TEST_CASE("tree: 16 threads pushing and taking lose no item and take none twice", "[tree][stress]") {
