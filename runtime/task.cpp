@@ -54,6 +54,9 @@ const sched::SchedRow* g_sched = nullptr;
 // BOBBIN_POLLING_SLOTS: a thread waiting with nothing to run takes the next
 // new task from its slot (run_one_task, task_schedule_ready).
 bool g_polling = false;
+// The scheduler's constrained pops scan whole lists (the tree): remember
+// refusals (admits_remembered).
+bool g_whole_scans = false;
 // BOBBIN_IMMEDIATE_SUCCESSOR: the first successor a finishing task makes
 // ready runs next on the same thread (execute_maybe_traced).
 bool g_immediate_successor = false;
@@ -445,6 +448,7 @@ void tasking_init() {
   // Polling slots: on by default for the tree scheduler (part of its
   // design), off for stealing (measured: scheduler/README.md).
   g_polling = settings().polling_slots < 0 ? g_sched->make == &sched::make_tree_scheduler : settings().polling_slots != 0;
+  g_whole_scans = g_sched->make == &sched::make_tree_scheduler;
   g_immediate_successor = settings().immediate_successor;
   g_max_priority = settings().max_task_priority;
   g_throttling = settings().task_throttling;
@@ -595,9 +599,13 @@ Task* retract_slot(TeamTasks* tt, Thread* th) {
   return v > TeamTasks::kPolling ? reinterpret_cast<Task*>(v) : nullptr;
 }
 
-// A tied task's wait scans whole lists (the tree scheduler), again at each
-// try while it waits: an item found not below it once is not again.
-bool admits(const void* root, void* item) {
+bool admits(const void* root, void* item) { return is_descendant(static_cast<Task*>(item), static_cast<const Task*>(root)); }
+
+// Under the tree scheduler a tied task's wait scans whole lists, again at
+// each try while it waits: an item found not below it once is not again.
+// Not under stealing, whose scans are short: there the write to a task
+// another thread queued cost fib 5% (the line moves to the waiter's core).
+bool admits_remembered(const void* root, void* item) {
   Task* t = static_cast<Task*>(item);
   if (t->not_below == root) return false;
   if (is_descendant(t, static_cast<const Task*>(root))) return true;
@@ -655,7 +663,7 @@ bool run_one_task(Thread* th) {
   if (root) {
     if (!th->scan_memo) th->scan_memo = std::make_unique<sched::ScanMemo>();
     th->scan_memo->epoch = th->task_run_id;
-    f = sched::Filter{&admits, root, th->scan_memo.get()};
+    f = sched::Filter{g_whole_scans ? &admits_remembered : &admits, root, th->scan_memo.get()};
   }
   if (!t) t = static_cast<Task*>(tt->sched->pop_own(own, f)), from = kFromOwn;
   if (!t) t = find_elsewhere(tt, self, own, f), from = kFromStolen;

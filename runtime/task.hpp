@@ -57,16 +57,6 @@ struct alignas(kCacheLine) Task {
   void (*cleanup)(void* payload, int gtid) = nullptr;  // after the body (destructors), may be null
   Team* team = nullptr;
   Task* parent = nullptr;       // the generating task (implicit tasks: null)
-  // An ancestor further up than the parent, for finding a task's ancestor
-  // at a given depth in O(log depth) steps (is_descendant): the parent, or
-  // the parent's jump's jump when the parent's two jumps span equal depths
-  // (skew-binary jump pointers). Ancestors outlive their descendants.
-  Task* jump = nullptr;
-  // While queued: the last waiting task that found this one not among its
-  // descendants (admits, task.cpp). Read and written under the lock of the
-  // list holding it. A later task at the same address cannot be an
-  // ancestor: it was created after this one.
-  const Task* not_below = nullptr;
   TaskGroup* group = nullptr;   // innermost taskgroup the task was created in
   Atomic<int64_t> count{0};     // see the layout above
   Atomic<int> completion_left{1};  // 1, or 2 while a detach event is unfulfilled
@@ -100,6 +90,16 @@ struct alignas(kCacheLine) Task {
   // priority_key); 0 for the others.
   uint64_t seq = 0;
   ompt::TaskState ompt;          // the tool's data and frames (ompt.cpp); untouched without a tool
+  // An ancestor further up than the parent, for finding a task's ancestor
+  // at a given depth in O(log depth) steps (is_descendant): the parent, or
+  // the parent's jump's jump when the parent's two jumps span equal depths
+  // (skew-binary jump pointers). Ancestors outlive their descendants.
+  Task* jump = nullptr;
+  // While queued: the last waiting task that found this one not among its
+  // descendants (admits, task.cpp). Read and written under the lock of the
+  // list holding it. A later task at the same address cannot be an
+  // ancestor: it was created after this one.
+  const Task* not_below = nullptr;
   // The payload follows the header (sizeof(Task): a multiple of the cache line).
   void* payload() { return reinterpret_cast<char*>(this) + sizeof(Task); }
 };

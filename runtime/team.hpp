@@ -90,13 +90,6 @@ struct alignas(kCacheLine) Thread {
   // The polling slot this thread published (TeamTasks::slots) while it
   // waits in help_until with nothing to run; null otherwise. This thread only.
   Atomic<uintptr_t>* poll_slot = nullptr;
-  // What this thread's tied-task waits found empty (sched::ScanMemo; made at
-  // the first such wait), under the number of the run of the task waiting:
-  // task_run_id, new at each task start on this thread (task_runs counts
-  // them) and restored when a task it ran ends (task.cpp, execute). This
-  // thread only.
-  std::unique_ptr<sched::ScanMemo> scan_memo;
-  uint64_t task_run_id = 0, task_runs = 0;
   int list_worker_id = -1;       // the id of the worker list_index was computed for, -1 off a worker (task.cpp)
   int list_index = -1;           // that worker's task list
   Binding binding;           // place and partition; this thread only
@@ -116,6 +109,13 @@ struct alignas(kCacheLine) Thread {
   // Teams this thread created, reused region after region ("hot"), by context depth.
   std::vector<std::unique_ptr<Team>> hot;
   ompt::ThreadState ompt;    // the tool's view of this OpenMP thread (ompt.cpp)
+  // What this thread's tied-task waits found empty (sched::ScanMemo; made at
+  // the first such wait), under the number of the run of the task waiting:
+  // task_run_id, new at each task start on this thread (task_runs counts
+  // them) and restored when a task it ran ends (task.cpp, execute). This
+  // thread only.
+  std::unique_ptr<sched::ScanMemo> scan_memo;
+  uint64_t task_run_id = 0, task_runs = 0;
 
   Thread();   // registers the descriptor for the watchdog's report (progress.cpp)
   ~Thread();
