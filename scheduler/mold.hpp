@@ -14,8 +14,9 @@
 //   the idle workers allow (the program has nothing else for them);
 // - keep measuring: one decision in kRetry takes the next width in turn,
 //   so that the estimates follow a phase change.
-// Times are exponentially weighted averages (a new sample weighs 1/4 and
-// counts for at most twice the estimate: outliers move it by 25% at most).
+// Times: the least of a width's exploring trials, then exponentially
+// weighted averages (a new sample weighs 1/4 and counts for at most twice
+// the estimate: outliers move it by 25% at most).
 // Thread-safe; one instance per run (runtime/team.cpp).
 #pragma once
 
