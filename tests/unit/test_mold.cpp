@@ -1,7 +1,7 @@
 // The moldable-region model (scheduler/mold.hpp): the widths it considers,
 // exploration in increasing order, the cheapest width (time x width) when
 // no worker idles, the fastest one the idle workers allow, and the periodic
-// retry that keeps the estimates current.
+// retry that keeps the estimates current; a slow first trial.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -96,4 +96,17 @@ TEST_CASE("mold: one outlier moves an estimate by a quarter at most", "[mold]") 
   CHECK(m.estimate({&fn, 0}, 2).first == Approx(1250));
   for (int i = 0; i < 12; ++i) m.record({&fn, 0}, 2, 50000);  // a real change still registers
   CHECK(m.estimate({&fn, 0}, 2).first > 10000);
+}
+
+TEST_CASE("mold: a slow first trial (making the team) does not condemn a width", "[mold]") {
+  MoldModel m;
+  int fn;
+  MoldModel::Key k{&fn, 0};
+  // Width 2 is twice as fast, but its first region took 7x longer.
+  int n2 = 0;
+  std::vector<int> chosen = run(m, k, 2, 1, 40, [&](int w) { return w == 1 ? 330.0 : (n2++ == 0 ? 2300.0 : 260.0); });
+  CHECK(m.estimate(k, 2).first < 330);
+  int at2 = 0;
+  for (std::size_t i = 2 * MoldModel::kTrials; i < chosen.size(); ++i) at2 += chosen[i] == 2;
+  CHECK(at2 >= int(chosen.size()) - 2 * MoldModel::kTrials - 2);  // all but the retries
 }
