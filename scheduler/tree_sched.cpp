@@ -163,15 +163,20 @@ void* TreeScheduler::take(int at, int leaf, const Filter& f) {
 
 Found TreeScheduler::find(int leaf, int thief, const Filter& f, const Probe& probe) {
   (void)thief;
+  // A constrained ask (a tied task waiting for its descendants) is not an
+  // idle leaf: it neither lowers the threshold nor marks the leaf for
+  // overflow, which would spread the waiting task's own children up the
+  // tree and hand the leaf batches its thread may not run (BOTS uts).
+  bool idle = f.any();
   for (int at = node(leaf).parent; at >= 0; at = node(at).parent) {
     probe(at);
-    if (at == root_) lower();
+    if (at == root_ && idle) lower();
     if (void* item = take(at, leaf, f)) {
       clear_idle(leaf);
       return {item, at};
     }
   }
-  set_idle(leaf);
+  if (idle) set_idle(leaf);
   // The last resort: the other leaves nearest first, then the inner nodes
   // off this leaf's path.
   auto try_at = [&](int at) -> void* {
