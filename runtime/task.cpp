@@ -55,7 +55,7 @@ const sched::SchedRow* g_sched = nullptr;
 // new task from its slot (run_one_task, task_schedule_ready).
 bool g_polling = false;
 // The scheduler's constrained pops scan whole lists (the tree): remember
-// refusals (admits_remembered).
+// refusals, in the tasks (admits_remembered) and per thread (ScanMemo).
 bool g_whole_scans = false;
 // BOBBIN_IMMEDIATE_SUCCESSOR: the first successor a finishing task makes
 // ready runs next on the same thread (execute_maybe_traced).
@@ -447,8 +447,9 @@ void tasking_init() {
   if (!g_sched) g_sched = &sched::scheduler_rows().front();  // the settings table accepts only rows' names
   // Polling slots: on by default for the tree scheduler (part of its
   // design), off for stealing (measured: scheduler/README.md).
-  g_polling = settings().polling_slots < 0 ? g_sched->make == &sched::make_tree_scheduler : settings().polling_slots != 0;
-  g_whole_scans = g_sched->make == &sched::make_tree_scheduler;
+  bool tree = g_sched->make == &sched::make_tree_scheduler;
+  g_polling = settings().polling_slots < 0 ? tree : settings().polling_slots != 0;
+  g_whole_scans = tree;
   g_immediate_successor = settings().immediate_successor;
   g_max_priority = settings().max_task_priority;
   g_throttling = settings().task_throttling;
@@ -660,10 +661,11 @@ bool run_one_task(Thread* th) {
   int self = current_worker_id();
   int own = own_list_index(th);
   sched::Filter f;
-  if (root) {
+  if (root && !g_whole_scans) f = sched::Filter{&admits, root};
+  if (root && g_whole_scans) {
     if (!th->scan_memo) th->scan_memo = std::make_unique<sched::ScanMemo>();
     th->scan_memo->epoch = th->task_run_id;
-    f = sched::Filter{g_whole_scans ? &admits_remembered : &admits, root, th->scan_memo.get()};
+    f = sched::Filter{&admits_remembered, root, th->scan_memo.get()};
   }
   if (!t) t = static_cast<Task*>(tt->sched->pop_own(own, f)), from = kFromOwn;
   if (!t) t = find_elsewhere(tt, self, own, f), from = kFromStolen;

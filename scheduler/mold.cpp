@@ -38,16 +38,15 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
 void MoldModel::record(const Key& key, int width, uint64_t ns) {
   SpinGuard g(lock_);
   Stats& s = table_[key].by_width[width];
-  // A sample counts for a quarter, and at most twice the estimate: one
-  // region delayed by something else (a processor taken by another program,
-  // a worker's wake-up) must not condemn a width until its next retry
-  // (moldable triad: one 17 ms sample among 1.3 ms ones kept a chain at
-  // width 1 for the rest of the run).
   // While a width is explored, its estimate is the least of its trials:
   // the first region of a width also pays for making its team (a new gang,
   // the workers' first wake-up: 2.3 ms against 0.26 ms for the next one in
   // moldable matmul), and averaged in, that kept a chain at width 1, twice
-  // as slow, for the rest of the run.
+  // as slow, for the rest of the run. After that, a sample counts for a
+  // quarter, and at most twice the estimate: one region delayed by
+  // something else (a processor taken by another program, a worker's
+  // wake-up) must not condemn a width until its next retry (moldable triad:
+  // one 17 ms sample among 1.3 ms ones kept a chain at width 1).
   double x = double(ns);
   if (s.samples < kTrials) s.ns = s.samples == 0 ? x : std::min(s.ns, x);
   else s.ns = 0.75 * s.ns + 0.25 * std::min(x, 2 * s.ns);
