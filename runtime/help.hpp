@@ -31,7 +31,10 @@ inline bool handed_a_task(const Thread* th) {
 // gang's other members may be spinning for it.
 //
 // While it finds no task it counts itself in team->hungry, so that task
-// creation queues new tasks for it instead of running them at once.
+// creation queues new tasks for it instead of running them at once, and
+// says so to its worker: a gang member queued there runs at once (the spin
+// below yields to it), so a gang opened by a task may take that worker
+// (scheduler/gang.cpp) and the moldable model counts it free.
 // `what` names the wait in the watchdog's report.
 template <class Done>
 void help_until(Thread* th, Done done, const char* what = "a task scheduling point") {
@@ -41,7 +44,9 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
   bool hungry = false;
   // relaxed: a hint; a stale value only delays or hastens one task's queueing.
   auto fed = [&] {
-    if (hungry) team->hungry.fetch_sub(1, memory_order_relaxed);
+    if (!hungry) return;
+    team->hungry.fetch_sub(1, memory_order_relaxed);
+    ult::Worker::note_waiting_for_work(false);  // (run_one_task cleared it before the task ran)
     hungry = false;
   };
   for (;;) {
@@ -52,7 +57,10 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
       if (w && w->ready_count() > 0) ult::Worker::yield();
       continue;
     }
-    if (!hungry) team->hungry.fetch_add(1, memory_order_relaxed);
+    if (!hungry) {
+      team->hungry.fetch_add(1, memory_order_relaxed);
+      ult::Worker::note_waiting_for_work(true);
+    }
     hungry = true;
     auto wake = [&] { return done() || tasks_visible(team) || handed_a_task(th); };
     if (WaitWord::spin(wake)) continue;

@@ -681,6 +681,8 @@ bool run_one_task(Thread* th) {
     if (root && w && w->ready_count() > 0) ult::Worker::yield();
     return false;
   }
+  // Busy from here: a member queued on this worker would wait for the task.
+  ult::Worker::note_waiting_for_work(false);
   execute_maybe_traced(th, t, from);
   return true;
 }

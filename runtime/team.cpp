@@ -726,14 +726,40 @@ bool molding(const Thread* me) {
 }
 
 // Workers with nothing to do besides the caller's: those in their idle loop,
-// and the threads of the encountering team waiting for tasks that are not
-// there (at its barrier: their workers take the new members when they
-// park).
-int idle_workers(const Thread* me) {
-  int n = me->team->hungry.load(memory_order_relaxed);
+// and those whose running thread waits for a task that is not there (at its
+// barrier: it yields to a member queued there). The same test a gang opened
+// by a task takes its workers by (scheduler/gang.cpp), so that the width the
+// model picks is the width the gang gets.
+int idle_workers() {
+  ult::Worker* self = ult::Worker::current();
+  int n = 0;
   for (int i = 0; i < ult::Worker::pool_size(); ++i)
-    if (ult::Worker* w = ult::Worker::at(i); w && w->in_idle_loop()) ++n;
-  return std::min(n, ult::Worker::pool_size() - 1);
+    if (ult::Worker* w = ult::Worker::at(i); w && w != self && w->available()) ++n;
+  return n;
+}
+
+// A team-mate that has just finished a task (the previous step of the
+// chain this region continues: its completion made this task ready) is
+// counted idle only once it is back in its wait, a few microseconds later.
+// Decided in that window, a chain of moldable steps on 2 workers ran steps
+// at width 1, twice as slow: the model chose width 1 for want of idle
+// workers, or chose 2 and the gang, taking only available workers, got
+// one. So when the width chosen, or a faster one the idle count ruled out
+// (Decision::wider), needs more workers than are idle, the caller looks
+// again for up to kMoldWaitNs. Workers busy with other work cost the
+// region that long (4% of a 250 us step).
+constexpr uint64_t kMoldWaitNs = 10000;
+
+void wait_for_room(sched::MoldModel::Decision& mold, int idle) {
+  int need = std::max(mold.width, mold.wider);
+  uint64_t until = 0;
+  while (idle + 1 < need) {
+    if (until == 0) until = now_ns() + kMoldWaitNs;
+    else if (now_ns() >= until) return;
+    for (int i = 0; i < 8; ++i) cpu_relax();
+    idle = idle_workers();
+  }
+  if (mold.wider > 0) mold.width = mold.wider, mold.predicted_ns = mold.wider_ns;
 }
 
 // The region's end: what it took, into the model.
@@ -810,10 +836,14 @@ void close_region(Thread* me, Team* team) {
 // when the team cannot be a gang of the size the spec requires (dyn-var
 // false and fewer workers than threads): the caller forks it in steal mode
 // instead.
-Team* open_gang(Thread* me, const ForkRequest& req, int n) {
+Team* open_gang(Thread* me, const ForkRequest& req, int n, bool molded) {
   if (ult::Worker::pool_size() < num_places()) ult::Worker::ensure_pool(num_places(), &pin_worker);
-  // Fewer threads than asked only where the spec allows it: dyn-var true.
-  bool narrow = me->icv.dynamic;
+  // Fewer threads than asked only where the spec allows it: dyn-var true;
+  // and not when the model chose n: without the workers for it now, the
+  // region runs in steal mode, whose members a worker takes once it is
+  // free (a chain of moldable triad steps: 15% slower narrowed to 1 when
+  // the other worker was a few microseconds from free).
+  bool narrow = me->icv.dynamic && !molded;
   if (!narrow && n > ult::Worker::pool_size()) return nullptr;
   n = reserve_threads(me->team, n);
   if (narrow) n = std::min(n, ult::Worker::pool_size());
@@ -832,7 +862,9 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n) {
   for (const Team* t = me->team; t && !enclosing; t = t->parent) enclosing = t->gang_key;
   bool pool_only = outside_initial_tree(me);
   // A region opened by an explicit task (a tile library's panel) takes only
-  // idle workers besides its creator's: a busy one runs its team's other
+  // idle workers besides its creator's (in their idle loop, or running a
+  // thread that waits for a task it has not found, which yields to the
+  // member at once: ult::Worker::available): a busy one runs its team's other
   // tasks, and the member reserved there waited for the task it ran to end
   // (each of them, since the spin barrier's sched_yield handed the worker
   // back), while the member here spun: mpilu 2048 (1 rank x 2) 0.18 s,
@@ -911,7 +943,9 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     // encountering task named (1 + its index), else unknown (0).
     int list = me->current_task ? me->current_task->affinity_list : -1;
     mold_where = list >= 0 ? uintptr_t(list) + 1 : 0;
-    mold = g_mold.choose({req.body.fn, mold_where}, n, idle_workers(me));
+    int idle = idle_workers();
+    mold = g_mold.choose({req.body.fn, mold_where}, n, idle);
+    wait_for_room(mold, idle);
     n = mold.width;
   }
   auto mark = [&](Team* t) {
@@ -941,7 +975,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
               ult::Worker::pool_size() <= g_num_procs && creator_worker && creator_worker->in_pool() &&
               !under_wide_fibers(me);
   if (gang) {
-    if (Team* team = open_gang(me, req, n)) {
+    if (Team* team = open_gang(me, req, n, molded)) {
       display_affinity_if_enabled();
       return mark(team);
     }

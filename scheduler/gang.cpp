@@ -221,7 +221,7 @@ GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, b
   for (int k = 1; k < n; ++k) {
     int w = (creator + k) % n;
     if (pool_only && !ult::Worker::at(w)->dedicated()) continue;
-    if (idle_only && !ult::Worker::at(w)->in_idle_loop()) continue;
+    if (idle_only && !ult::Worker::at(w)->available()) continue;
     if (may_reserve(g_workers[w], *key)) others.push_back(w);  // G6, G7
   }
   want = std::max(1, std::min(want, int(others.size()) + 1));  // G1

@@ -29,7 +29,8 @@ struct GangReservation {
 // a thread of (0 if none); the new gang's path extends its path.
 // `pool_only`: its members may run only on dedicated workers
 // (ult::Fiber::pool_only), so no other worker is reserved. `idle_only`:
-// only workers in their idle loop are reserved besides the creator's (a
+// only available workers are reserved besides the creator's: in their idle
+// loop or running a thread that waits for work (ult::Worker::available; a
 // region opened by an explicit task, runtime/team.cpp says why).
 template <class QueueMembers>
 GangReservation reserve_gang(int creator_worker, int want, uint64_t enclosing, bool pool_only, bool idle_only,

@@ -18,7 +18,7 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
   ++e.decisions;
   for (int w : ws) {
     auto it = e.by_width.find(w);
-    if (it == e.by_width.end() || it->second.samples < kTrials) return {w, 0, true};
+    if (it == e.by_width.end() || it->second.samples < trials(w)) return {w, 0, true};
   }
   if (e.decisions % kRetry == 0) {
     int w = ws[e.retry_next++ % ws.size()];
@@ -27,12 +27,18 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
   int cheapest = ws[0];
   for (int w : ws)
     if (e.by_width[w].ns * w < e.by_width[cheapest].ns * cheapest) cheapest = w;
-  int best = cheapest;
-  int room = std::min(asked, idle + 1);
-  if (room > cheapest)
-    for (int w : ws)
-      if (w <= room && e.by_width[w].ns < e.by_width[best].ns) best = w;
-  return {best, e.by_width[best].ns, false};
+  // The fastest width up to `room`, from the cheapest: wider only when it is faster.
+  auto fastest = [&](int room) {
+    int best = cheapest;
+    if (room > cheapest)
+      for (int w : ws)
+        if (w <= room && e.by_width[w].ns < e.by_width[best].ns) best = w;
+    return best;
+  };
+  int best = fastest(std::min(asked, idle + 1));
+  Decision d{best, e.by_width[best].ns, false};
+  if (int w = fastest(asked); w > best) d.wider = w, d.wider_ns = e.by_width[w].ns;
+  return d;
 }
 
 void MoldModel::record(const Key& key, int width, uint64_t ns) {
@@ -48,7 +54,7 @@ void MoldModel::record(const Key& key, int width, uint64_t ns) {
   // wake-up) must not condemn a width until its next retry (moldable triad:
   // one 17 ms sample among 1.3 ms ones kept a chain at width 1).
   double x = double(ns);
-  if (s.samples < kTrials) s.ns = s.samples == 0 ? x : std::min(s.ns, x);
+  if (s.samples < trials(width)) s.ns = s.samples == 0 ? x : std::min(s.ns, x);
   else s.ns = 0.75 * s.ns + 0.25 * std::min(x, 2 * s.ns);
   ++s.samples;
 }

@@ -6,12 +6,17 @@
 // (runtime/team.cpp: the task list an affinity clause named; 0 when unknown).
 //
 // The rule, per kind, over the widths 1, 2, 4, ... up to the width asked:
-// - explore: each width in increasing order, kTrials times, before any choice;
+// - explore: each width in increasing order, trials(w) times, before any
+//   choice (width 1 once: a region of one makes no team, so its first
+//   trial is like the others);
 // - then the cheapest: the width with the least time x width (the
 //   processor time the region costs: work that does not speed up stays
 //   narrow and leaves the other workers to the rest of the program);
 // - widen: when more workers idle than that width uses, the fastest width
 //   the idle workers allow (the program has nothing else for them);
+// - the caller may wait a moment for the wider choice (Decision::wider):
+//   a worker that has just finished a task or a region is not counted idle
+//   for the few microseconds it takes to come back (runtime/team.cpp);
 // - keep measuring: one decision in kRetry takes the next width in turn,
 //   so that the estimates follow a phase change.
 // Times: the least of a width's exploring trials, then exponentially
@@ -40,10 +45,17 @@ class MoldModel {
     int width = 1;
     double predicted_ns = 0;  // the estimate for that width (0 while exploring it)
     bool exploring = false;
+    // When the idle workers were what kept the choice narrow: the fastest
+    // width the region could have (up to the width asked), the workers
+    // besides the caller's it needs idle, and its estimate. 0 otherwise.
+    int wider = 0;
+    double wider_ns = 0;
   };
 
   static constexpr int kTrials = 2;
   static constexpr int kRetry = 32;
+  // The exploring trials of width w (the least of them is its estimate).
+  static constexpr int trials(int w) { return w == 1 ? 1 : kTrials; }
 
   // For a region of `key` asking for `asked` threads (> 1) while `idle`
   // workers besides the caller's have nothing to run.

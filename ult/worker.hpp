@@ -116,6 +116,16 @@ class alignas(kCacheLine) Worker {
   static bool idle_peer();
   // Whether this worker runs its idle loop (spinning or asleep). A hint.
   bool in_idle_loop() const { return running_hint() == &idle_; }
+  // The running fiber says it waits for work it has not found (a thread at a
+  // barrier with no task to run, runtime/help.hpp): while it waits, it lets
+  // any fiber queued on its worker run first. Cleared by passing false.
+  static void note_waiting_for_work(bool on);
+  // Whether a fiber queued here now would run at once: the worker idles,
+  // or its running fiber waits for work (above). A hint.
+  bool available() const {
+    Fiber* r = running_hint();
+    return r == &idle_ || (r != nullptr && r == waiting_for_work_.load(memory_order_relaxed));
+  }
   // On worker 0's own thread only: runs the initial placement hook (above).
   static void check_initial_placement();
   // Blocks the calling fiber until unpark(); may return spuriously, so callers
@@ -316,6 +326,7 @@ class alignas(kCacheLine) Worker {
   alignas(kCacheLine) Atomic<uint64_t> switches_{0};
   Atomic<int> unfinished_{0};
   Atomic<Fiber*> running_hint_{nullptr};
+  Atomic<Fiber*> waiting_for_work_{nullptr};  // see note_waiting_for_work
   Atomic<bool> running_started_{false};  // the running fiber is a started fiber (not idle, not a root)
   Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
   Atomic<uint64_t> preempts_{0};     // preempt_running's count (own thread)

@@ -39,14 +39,16 @@ TEST_CASE("mold: the widths are the powers of two below the width asked, and tha
   CHECK(MoldModel::widths(8) == std::vector<int>{1, 2, 4, 8});
 }
 
-TEST_CASE("mold: each width is tried kTrials times, narrowest first, before any choice", "[mold]") {
+TEST_CASE("mold: each width is tried its trials, narrowest first, before any choice", "[mold]") {
   MoldModel m;
   int fn;
-  std::vector<int> chosen = run(m, {&fn, 0}, 8, 7, 4 * MoldModel::kTrials, [](int w) { return 1e6 / w; });
   std::vector<int> expect;
   for (int w : {1, 2, 4, 8})
-    for (int i = 0; i < MoldModel::kTrials; ++i) expect.push_back(w);
+    for (int i = 0; i < MoldModel::trials(w); ++i) expect.push_back(w);
+  CHECK(expect.size() == 1 + 3 * MoldModel::kTrials);  // width 1 once: it makes no team
+  std::vector<int> chosen = run(m, {&fn, 0}, 8, 7, int(expect.size()), [](int w) { return 1e6 / w; });
   CHECK(chosen == expect);
+  CHECK(m.estimate({&fn, 0}, 1).second == 1);
   CHECK(m.estimate({&fn, 0}, 4).second == MoldModel::kTrials);
   CHECK(m.estimate({&fn, 0}, 4).first == Approx(2.5e5));
 }
@@ -107,6 +109,25 @@ TEST_CASE("mold: a slow first trial (making the team) does not condemn a width",
   std::vector<int> chosen = run(m, k, 2, 1, 40, [&](int w) { return w == 1 ? 330.0 : (n2++ == 0 ? 2300.0 : 260.0); });
   CHECK(m.estimate(k, 2).first < 330);
   int at2 = 0;
-  for (std::size_t i = 2 * MoldModel::kTrials; i < chosen.size(); ++i) at2 += chosen[i] == 2;
-  CHECK(at2 >= int(chosen.size()) - 2 * MoldModel::kTrials - 2);  // all but the retries
+  int explored = MoldModel::trials(1) + MoldModel::trials(2);
+  for (std::size_t i = std::size_t(explored); i < chosen.size(); ++i) at2 += chosen[i] == 2;
+  CHECK(at2 >= int(chosen.size()) - explored - 2);  // all but the retries
+}
+
+TEST_CASE("mold: a choice kept narrow by the idle count names the faster width", "[mold]") {
+  int fn;
+  MoldModel::Key k{&fn, 0};
+  auto t = [](int w) { return 1e6 / w + 3e5 * w; };  // 2 fastest, 1 cheapest
+  MoldModel m;
+  run(m, k, 2, 1, 10, t);
+  // (decisions 11 and 12: explored, and no retry before decision kRetry)
+  MoldModel::Decision busy = m.choose(k, 2, 0);  // nobody idles: the cheapest, and what it gave up
+  REQUIRE(!busy.exploring);
+  CHECK(busy.width == 1);
+  CHECK(busy.wider == 2);
+  CHECK(busy.wider_ns == Approx(m.estimate(k, 2).first));
+  MoldModel::Decision free = m.choose(k, 2, 1);  // one idles: the fastest, nothing given up
+  REQUIRE(!free.exploring);
+  CHECK(free.width == 2);
+  CHECK(free.wider == 0);
 }
