@@ -46,7 +46,6 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
   auto fed = [&] {
     if (!hungry) return;
     team->hungry.fetch_sub(1, memory_order_relaxed);
-    ult::Worker::note_waiting_for_work(false);  // (run_one_task cleared it before the task ran)
     hungry = false;
   };
   for (;;) {
@@ -59,7 +58,7 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
     }
     if (!hungry) {
       team->hungry.fetch_add(1, memory_order_relaxed);
-      ult::Worker::note_waiting_for_work(true);
+      if (!th->noted_waiting) ult::Worker::note_waiting_for_work(true), th->noted_waiting = true;
     }
     hungry = true;
     auto wake = [&] { return done() || tasks_visible(team) || handed_a_task(th); };
@@ -67,6 +66,7 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
     team->ww.wait(wake);
   }
   fed();
+  if (th->noted_waiting) ult::Worker::note_waiting_for_work(false), th->noted_waiting = false;
   if (th->poll_slot) leave_polling(th);
   th->waiting_for.store(nullptr, memory_order_relaxed);
 }

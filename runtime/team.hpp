@@ -106,6 +106,9 @@ struct alignas(kCacheLine) Thread {
   // What this thread waits for in the runtime, for the watchdog's report
   // (progress.cpp); null while it runs. This thread writes, the monitor reads.
   Atomic<const char*> waiting_for{nullptr};
+  // help_until told this thread's worker it waits for work (runtime/help.hpp);
+  // run_one_task takes it back before running a task. This thread only.
+  bool noted_waiting = false;
   // Teams this thread created, reused region after region ("hot"), by context depth.
   std::vector<std::unique_ptr<Team>> hot;
   ompt::ThreadState ompt;    // the tool's view of this OpenMP thread (ompt.cpp)
