@@ -21,6 +21,12 @@ inline bool handed_a_task(const Thread* th) {
   return th->poll_slot && th->poll_slot->load(memory_order_relaxed) > TeamTasks::kPolling;
 }
 
+// Takes back what help_until told th's worker (that th waits for work):
+// before th runs a task, and when its wait ends. Called only when it did.
+inline void stop_waiting_note(Thread* th) {
+  if (th->noted_waiting) ult::Worker::note_waiting_for_work(false), th->noted_waiting = false;
+}
+
 // Runs tasks until done(); with nothing to run it spins, then parks on the
 // team's wait word, which task pushes, task completions and barrier releases
 // all notify.
@@ -66,7 +72,7 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
     team->ww.wait(wake);
   }
   fed();
-  if (th->noted_waiting) ult::Worker::note_waiting_for_work(false), th->noted_waiting = false;
+  stop_waiting_note(th);
   if (th->poll_slot) leave_polling(th);
   th->waiting_for.store(nullptr, memory_order_relaxed);
 }

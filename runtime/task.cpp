@@ -682,7 +682,7 @@ bool run_one_task(Thread* th) {
     return false;
   }
   // Busy from here: a member queued on this worker would wait for the task.
-  if (th->noted_waiting) ult::Worker::note_waiting_for_work(false), th->noted_waiting = false;
+  stop_waiting_note(th);
   execute_maybe_traced(th, t, from);
   return true;
 }

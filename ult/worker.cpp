@@ -247,9 +247,7 @@ void Worker::take_yield_request() {
 void Worker::note_waiting_for_work(bool on) {
   Worker* w = t_current_;
   if (!w) return;
-  Fiber* f = on ? w->running_ : nullptr;
-  // Read first: cleared at every task a waiting thread runs, mostly already clear.
-  if (w->waiting_for_work_.load(memory_order_relaxed) != f) w->waiting_for_work_.store(f, memory_order_relaxed);
+  w->waiting_for_work_.store(on ? w->running_ : nullptr, memory_order_relaxed);
 }
 
 bool Worker::idle_peer() {
