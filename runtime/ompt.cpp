@@ -4,6 +4,7 @@
 #include "runtime/ompt.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <sched.h>
 
 #include <cstdarg>
@@ -303,7 +304,12 @@ ompt_interface_fn_t lookup(const char* name) {
 
 // ---- discovery ------------------------------------------------------------
 
-// OMP_TOOL_VERBOSE_INIT: where discovery says what it tried.
+// OMP_TOOL_VERBOSE_INIT: where discovery says what it tried, in the
+// layout tools' own tests read (LLVM's lit tests and Archer's match these
+// lines): one START line, a line per step, its outcome appended to the
+// step's line after " ... " (or on the next line when the tool printed
+// something meanwhile), one END line, written before the tool's initializer
+// runs.
 struct InitLog {
   FILE* out = nullptr;
   bool own = false;
@@ -318,22 +324,24 @@ struct InitLog {
         warn_setting("OMP_TOOL_VERBOSE_INIT", SettingWarning::NotApplied,
                      "OMP_TOOL_VERBOSE_INIT=%s: the file cannot be opened; not logging tool discovery", where.c_str());
     }
-    if (out) line("bobbin: OMPT tool discovery");
+    print("----- START LOGGING OF TOOL REGISTRATION -----\n");
   }
-  ~InitLog() {
-    if (out) {
-      line("bobbin: end of OMPT tool discovery");
-      std::fflush(out);
-    }
+  ~InitLog() { end(); }
+  // The END line; the log is complete once discovery has decided.
+  void end() {
+    if (!out) return;
+    print("----- END LOGGING OF TOOL REGISTRATION -----\n");
+    std::fflush(out);
     if (own) std::fclose(out);
+    out = nullptr;
   }
-  void line(const char* fmt, ...) __attribute__((format(printf, 2, 3))) {
+  void print(const char* fmt, ...) __attribute__((format(printf, 2, 3))) {
     if (!out) return;
     va_list ap;
     va_start(ap, fmt);
     std::vfprintf(out, fmt, ap);
     va_end(ap);
-    std::fputc('\n', out);
+    std::fflush(out);  // before the tool's own output, which shares the stream
   }
 };
 
@@ -359,27 +367,58 @@ bool own_definition(void* fn) {
   return mine.dli_fbase == theirs.dli_fbase;
 }
 
+// Whether `addr` lies in one of the loaded segments of the object `info` describes.
+bool defined_in(const dl_phdr_info* info, const void* addr) {
+  auto a = reinterpret_cast<uintptr_t>(addr);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const auto& ph = info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+    if (ph.p_type == PT_LOAD && a >= lo && a < lo + ph.p_memsz) return true;
+  }
+  return false;
+}
+
+// The first ompt_start_tool in the global scope's order (the program, then
+// preloaded libraries, then the others as loaded) that is neither this
+// library's nor a peer runtime's. RTLD_DEFAULT alone stops at the first
+// definition, which is this library's when it comes before the tool: a tool
+// preloaded after Bobbin, or linked after it (`-lomp tool.so`).
+void* find_start_tool() {
+  void* fn = dlsym(RTLD_DEFAULT, "ompt_start_tool");
+  if (!fn || (!own_definition(fn) && !foreign_runtime(fn))) return fn;
+  void* found = nullptr;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) -> int {
+        void* h = dlopen(info->dlpi_name && *info->dlpi_name ? info->dlpi_name : nullptr, RTLD_LAZY | RTLD_NOLOAD);
+        if (!h) return 0;
+        void* f = dlsym(h, "ompt_start_tool");  // also searches the object's dependencies
+        dlclose(h);
+        if (!f || !defined_in(info, f) || own_definition(f) || foreign_runtime(f)) return 0;
+        *static_cast<void**>(out) = f;
+        return 1;
+      },
+      &found);
+  return found;
+}
+
 constexpr unsigned kOmpVersion = 201811;  // _OPENMP of the compilers the ABI follows
 constexpr const char* kRuntimeVersion = "Bobbin (OMPT 5.2 host interface)";
 
 ompt_start_tool_result_t* discover(InitLog& log) {
-  void* fn = dlsym(RTLD_DEFAULT, "ompt_start_tool");
-  if (fn && !own_definition(fn) && !foreign_runtime(fn)) {
-    log.line("ompt_start_tool found in the address space");
+  log.print("Search for OMP tool in current address space... ");
+  if (void* fn = find_start_tool()) {
     if (auto* r = reinterpret_cast<StartTool>(fn)(kOmpVersion, kRuntimeVersion)) {
-      log.line("  the tool accepted");
+      log.print("Success.\nTool was started and is using the OMPT interface.\n");
       return r;
     }
-    log.line("  it returned no tool");
-  } else {
-    log.line("no ompt_start_tool in the address space");
   }
+  log.print("Failed.\n");
   const std::string& libs = settings().tool_libraries;
   if (libs.empty()) {
-    log.line("OMP_TOOL_LIBRARIES is empty");
+    log.print("No OMP_TOOL_LIBRARIES defined.\n...searching tool libraries failed.\nNo OMP tool loaded.\n");
     return nullptr;
   }
-  log.line("OMP_TOOL_LIBRARIES = %s", libs.c_str());
+  log.print("Searching tool libraries...\nOMP_TOOL_LIBRARIES = %s\n", libs.c_str());
   std::size_t pos = 0;
   while (pos <= libs.size()) {
     std::size_t end = libs.find(':', pos);
@@ -387,24 +426,28 @@ ompt_start_tool_result_t* discover(InitLog& log) {
     std::string path = libs.substr(pos, end - pos);
     pos = end + 1;
     if (path.empty()) continue;
+    log.print("Opening %s... ", path.c_str());
     void* h = dlopen(path.c_str(), RTLD_LAZY);
     if (!h) {
       const char* err = dlerror();
-      log.line("opening %s: failed: %s", path.c_str(), err ? err : "?");
+      log.print("Failed: %s\n", err ? err : "(no reason given)");
       continue;
     }
-    log.line("opening %s: done", path.c_str());
+    log.print("Success.\nSearching for ompt_start_tool in %s... ", path.c_str());
+    dlerror();
     void* f = dlsym(h, "ompt_start_tool");
     if (!f) {
-      log.line("  no ompt_start_tool in %s", path.c_str());
+      const char* err = dlerror();
+      log.print("Failed: %s\n", err ? err : "ompt_start_tool is NULL");
       continue;
     }
     if (auto* r = reinterpret_cast<StartTool>(f)(kOmpVersion, kRuntimeVersion)) {
-      log.line("  %s: the tool accepted", path.c_str());
+      log.print("Success.\nTool was started and is using the OMPT interface.\n");
       return r;
     }
-    log.line("  %s: its ompt_start_tool returned no tool", path.c_str());
+    log.print("Found but not using the OMPT interface.\nContinuing search...\n");
   }
+  log.print("...searching tool libraries failed.\nNo OMP tool loaded.\n");
   return nullptr;
 }
 
@@ -474,11 +517,12 @@ void start(Thread* initial) {
   const Settings& st = settings();
   InitLog log(st.tool_verbose_init);
   if (!st.tool) {
-    log.line("OMP_TOOL=disabled");
+    log.print("OMP_TOOL=disabled: no tool is searched for.\n");
     g_state.store(1, memory_order_relaxed);
     return;
   }
   ompt_start_tool_result_t* r = discover(log);
+  log.end();
   if (!r) {
     g_state.store(1, memory_order_relaxed);
     return;
@@ -486,7 +530,6 @@ void start(Thread* initial) {
   g_tool = r;
   g_initial = initial;
   if (!r->initialize || !r->initialize(&lookup, /*initial_device_num=*/0, &r->tool_data)) {
-    log.line("the tool's initializer declined");
     g_state.store(1, memory_order_relaxed);
     g_tool = nullptr;
     for (auto& c : g_cb) c.store(nullptr, memory_order_relaxed);

@@ -106,6 +106,8 @@ enum class SettingWarning {
   TooLarge = 3,    // above the largest value: the largest is used
   NotApplied = 4,  // valid, but (part of) it cannot take effect here
 };
+// The number in "OMP: Warning #N:" of a user's error directive (runtime/workshare.cpp).
+constexpr int kErrorDirectiveMessage = 5;
 void warn_setting(const char* var, SettingWarning kind, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
 // Spin budgets derived from the wait policy (ns): how long a blocked fiber

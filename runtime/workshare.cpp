@@ -323,10 +323,14 @@ void error_directive(const char* msg, std::size_t len, bool fatal_error, bool li
     fflush(stdout);
     if (msg) fprintf(stderr, "libgomp: %s: %.*s\n\n", what, int(len), msg);
     else fprintf(stderr, "libgomp: %s\n\n", what);
-  } else if (msg) {
-    warn("%s: %.*s", what, int(len), msg);
   } else {
-    warn("%s", what);
+    // libomp's shape, "OMP: Warning #N: " or "OMP: Error #N: " (tools and
+    // LLVM's tests match the prefix and the message); N is Bobbin's own
+    // number for a user's error directive, after the settings' kinds.
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "OMP: %s #%d: ", fatal_error ? "Error" : "Warning", kErrorDirectiveMessage);
+    if (msg) warn_as(prefix, "%s: %.*s", what, int(len), msg);
+    else warn_as(prefix, "%s", what);
   }
   if (!fatal_error) return;
   // Spec 10.1: the program stops. _Exit rather than exit: atexit handlers and
