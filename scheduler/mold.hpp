@@ -6,9 +6,11 @@
 // (runtime/team.cpp: the task list an affinity clause named; 0 when unknown).
 //
 // The rule, per kind, over the widths 1, 2, 4, ... up to the width asked:
-// - explore: each width in increasing order, trials(w) times, before any
-//   choice (width 1 once: a region of one makes no team, so its first
-//   trial is like the others);
+// - explore: the widest width's trials first, back to back (the first
+//   region pays the one-time costs, and the least of the trials is the
+//   estimate), then each other width in increasing order, trials(w)
+//   times, before any choice (width 1 once: a region of one makes no
+//   team, so its first trial is like the others);
 // - then the cheapest: the width with the least time x width (the
 //   processor time the region costs: work that does not speed up stays
 //   narrow and leaves the other workers to the rest of the program);
@@ -17,11 +19,16 @@
 // - the caller may wait a moment for the wider choice (Decision::wider):
 //   a worker that has just finished a task or a region is not counted idle
 //   for the few microseconds it takes to come back (runtime/team.cpp);
-// - keep measuring: one decision in kRetry takes the next width in turn,
-//   so that the estimates follow a phase change.
+// - keep measuring: the next width in turn is retried, so that the
+//   estimates follow a phase change, at most once in kRetry decisions and
+//   only as often as the time it is expected to lose stays within
+//   kRetryShare of the decisions' time (a width much slower than the
+//   choice is retried rarely: its retries were most of what the model lost
+//   against the best fixed width on a 60-step chain).
 // Times: the least of a width's exploring trials, then exponentially
 // weighted averages (a new sample weighs 1/4 and counts for at most twice
-// the estimate: outliers move it by 25% at most).
+// the estimate: outliers move it by 25% at most), except that a sample
+// below the estimate replaces it (delays only add to a region's time).
 // Thread-safe; one instance per run (runtime/team.cpp).
 #pragma once
 
@@ -52,8 +59,9 @@ class MoldModel {
     double wider_ns = 0;
   };
 
-  static constexpr int kTrials = 2;
-  static constexpr int kRetry = 32;
+  static constexpr int kTrials = 3;
+  static constexpr int kRetry = 32;             // decisions between retries, at least
+  static constexpr double kRetryShare = 1.0 / 64;  // of the chosen width's time, at most, lost to retries
   // The exploring trials of width w (the least of them is its estimate).
   static constexpr int trials(int w) { return w == 1 ? 1 : kTrials; }
 
@@ -79,7 +87,7 @@ class MoldModel {
   };
   struct Entry {
     std::unordered_map<int, Stats> by_width;
-    uint32_t decisions = 0;
+    uint32_t since_retry = 0;  // decisions since the last retry (or the exploration)
     std::size_t retry_next = 0;
   };
   mutable SpinLock lock_;
