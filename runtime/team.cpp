@@ -143,6 +143,25 @@ bool only_serial_above(const Thread* me) {
 // opens its first region or asks for its place (as libomp does): a program
 // whose other threads set up OpenMP before the initial thread uses it
 // leaves that thread's mask alone (LLVM's root-threads-affinity).
+// Gangs take the workers nearest their creator first (scheduler/gang.hpp):
+// worker w runs on core w modulo the cores, in tree order, as the task
+// lists count it (sched::Placement::list_of_worker).
+std::vector<uint8_t> g_core_nearness;  // cores x cores: the depth of their common ancestor
+int g_nearness_cores = 0;
+
+int worker_nearness(int a, int b) {
+  int n = g_nearness_cores;
+  return g_core_nearness[std::size_t(a % n) * std::size_t(n) + std::size_t(b % n)];
+}
+
+void set_gang_nearness(const sched::Topology& topo) {
+  int n = int(topo.domains(sched::Level::Core).size());
+  if (n < 3) return;  // one other worker, or none: nothing to order
+  g_core_nearness = sched::core_nearness(topo);
+  g_nearness_cores = n;
+  sched::set_worker_nearness(&worker_nearness);
+}
+
 void pin_worker(int id) {
   if (id == 0) return;  // the initial thread: pin_initial_thread, at its first region
   if (!binding_requested()) {
@@ -233,6 +252,7 @@ void initialize() {
   if (g_num_procs < 1) g_num_procs = 1;
   g_topology = sched::Topology::discover().release();
   places_init(*g_topology);
+  set_gang_nearness(*g_topology);
   end_runtime_loads();
   g_pin_initial = binding_requested();
   ult::set_fiber_describer(&describe_fiber);

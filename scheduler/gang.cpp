@@ -202,6 +202,11 @@ void add_gang_trace_kinds() {
   k_wait = ult::trace::add_kind({"gang wait", "gang", ult::trace::Shape::Span, nullptr, &wait_args});
 }
 
+WorkerNearness g_nearness = nullptr;  // written before any gang (set_worker_nearness)
+
+void set_worker_nearness(WorkerNearness nearness) { g_nearness = nearness; }
+WorkerNearness worker_nearness() { return g_nearness; }
+
 void lock_reservations() { g_reserve.lock(); }
 void unlock_reservations() { g_reserve.unlock(); }
 
@@ -225,10 +230,7 @@ GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, b
     if (may_reserve(g_workers[w], *key)) others.push_back(w);  // G6, G7
   }
   want = std::max(1, std::min(want, int(others.size()) + 1));  // G1
-  // Least loaded first; among equals, nearest after the creator (consecutive).
-  std::stable_sort(others.begin(), others.end(), [](int a, int b) {
-    return g_workers[a].load.load(memory_order_relaxed) < g_workers[b].load.load(memory_order_relaxed);
-  });
+  order_candidates(others, creator, [](int w) { return g_workers[w].load.load(memory_order_relaxed); });
   GangReservation r;
   r.workers.push_back(creator);
   for (int i = 0; i < want - 1; ++i) r.workers.push_back(others[std::size_t(i)]);

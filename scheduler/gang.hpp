@@ -1,6 +1,7 @@
 // Gang scheduling of nested parallel regions (see gang.cpp and README.md).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,8 +21,33 @@ struct GangReservation {
   std::vector<int> workers;  // workers[0] is the creator's own
 };
 
+// How near two workers are on the machine: a larger number for nearer (the
+// depth of their cores' common ancestor in the topology tree). Set once
+// at start-up (runtime/team.cpp), before any gang; without it, workers
+// are near in id order.
+using WorkerNearness = int (*)(int a, int b);
+void set_worker_nearness(WorkerNearness nearness);
+WorkerNearness worker_nearness();
+
+// The order in which a gang takes the candidates `others` (given in id
+// order after the creator's): least loaded first (load(w): the members and
+// masters reserved on worker w), then nearest the creator, then as given.
+// Nearest before next: on two packages of 8, a team opened on worker 7
+// took workers 8, 9 and 10, across the packages, with 0-6 free beside it.
+template <class Load>
+void order_candidates(std::vector<int>& others, int creator, Load load) {
+  WorkerNearness near = worker_nearness();
+  std::stable_sort(others.begin(), others.end(), [&](int a, int b) {
+    int la = load(a), lb = load(b);
+    if (la != lb) return la < lb;
+    return near && near(creator, a) > near(creator, b);
+  });
+}
+
 // Takes the next gang id and reserves up to `want` distinct workers: the
-// creator's, then the least loaded others, nearest (in id order) first,
+// creator's, then the least loaded others, nearest on the machine first (a
+// nested team kept together under the cache or package its creator is in,
+// as a bubble), among equals the next ids after the creator's first,
 // among those that G6 and G7 allow; then calls queue_members(reservation),
 // which must queue every member on its reserved worker, before any other
 // gang is reserved (G2: reservations and the queueing of members happen in

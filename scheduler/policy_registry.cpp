@@ -43,30 +43,10 @@ std::unique_ptr<StealPolicy> make_policy_from_env() {
   return make_policy(BOBBIN_DEFAULT_STEAL);
 }
 
-namespace {
-int lca_depth(const TopoNode* a, const TopoNode* b) {
-  while (a->depth > b->depth) a = a->parent;
-  while (b->depth > a->depth) b = b->parent;
-  while (a != b) {
-    a = a->parent;
-    b = b->parent;
-  }
-  return a->depth;
-}
-}  // namespace
-
 Level meeting_level(const Placement& p, int from, int to) {
   std::size_t n = p.list_nodes.size();
   if (from < 0 || to < 0 || std::size_t(from) >= n || std::size_t(to) >= n) return Level::Machine;
-  const TopoNode* a = p.list_nodes[std::size_t(from)];
-  const TopoNode* b = p.list_nodes[std::size_t(to)];
-  while (a->depth > b->depth) a = a->parent;
-  while (b->depth > a->depth) b = b->parent;
-  while (a != b) {
-    a = a->parent;
-    b = b->parent;
-  }
-  return a->level;
+  return common_ancestor(*p.list_nodes[std::size_t(from)], *p.list_nodes[std::size_t(to)]).level;
 }
 
 Placement make_placement(const Topology& topo, Level level) {
@@ -111,7 +91,8 @@ Placement make_placement(const Topology& topo, Level level) {
     // Deeper common ancestor first; among equals, the next indices after a
     // first, so that neighbours do not all pick the same victim.
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-      int dx = lca_depth(nodes[a], nodes[std::size_t(x)]), dy = lca_depth(nodes[a], nodes[std::size_t(y)]);
+      int dx = common_ancestor(*nodes[a], *nodes[std::size_t(x)]).depth;
+      int dy = common_ancestor(*nodes[a], *nodes[std::size_t(y)]).depth;
       if (dx != dy) return dx > dy;
       int n = int(nodes.size());
       return (x - int(a) + n) % n < (y - int(a) + n) % n;

@@ -168,6 +168,27 @@ struct Bitmap {
 
 }  // namespace
 
+const TopoNode& common_ancestor(const TopoNode& a, const TopoNode& b) {
+  const TopoNode* x = &a;
+  const TopoNode* y = &b;
+  while (x->depth > y->depth) x = x->parent;
+  while (y->depth > x->depth) y = y->parent;
+  while (x != y) {
+    x = x->parent;
+    y = y->parent;
+  }
+  return *x;
+}
+
+std::vector<uint8_t> core_nearness(const Topology& topo) {
+  std::vector<const TopoNode*> cores = topo.domains(Level::Core);
+  std::size_t n = cores.size();
+  std::vector<uint8_t> m(n * n);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) m[a * n + b] = uint8_t(common_ancestor(*cores[a], *cores[b]).depth);
+  return m;
+}
+
 const char* level_name(Level l) {
   std::size_t i = std::size_t(l);
   return i < kLevels ? kLevelNames[i] : "?";

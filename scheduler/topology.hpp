@@ -3,6 +3,7 @@
 // policies walk it. See topology.cpp for the collapse rules.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,15 @@ struct TopoNode {
   int first_pu, end_pu;      // the PUs below, as a range of leaf indices [first_pu, end_pu)
   int os_index;              // PU only: the real OS processor it runs on (-1 elsewhere)
 };
+
+// Their lowest common ancestor (the deepest node above both; `a` itself if
+// they are the same node).
+const TopoNode& common_ancestor(const TopoNode& a, const TopoNode& b);
+class Topology;
+// How near each core is to each other core (cores in tree order, as
+// Topology::domains(Level::Core)): the depth of their common ancestor, row
+// by row (n x n for n cores).
+std::vector<uint8_t> core_nearness(const Topology& topo);
 
 class Topology {
  public:

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "scheduler/gang.hpp"
 #include "scheduler/steal_policy.hpp"
 #include "scheduler/topology.hpp"
 #include "ult/pin.hpp"
@@ -425,4 +426,28 @@ TEST_CASE("topology: the real machine", "[topology]") {
     CHECK(std::count(said.begin(), said.end(), '\n') == 1);
     CHECK(all->num_pus() >= t->num_pus());
   }
+}
+
+TEST_CASE("gangs take the workers nearest their creator first, least loaded before", "[topology][gang]") {
+  // Two packages of four cores: worker w on core w.
+  std::unique_ptr<Topology> t = make("pack:2 core:4 pu:1");
+  static std::vector<uint8_t> near;
+  near = core_nearness(*t);
+  REQUIRE(near.size() == 64);
+  CHECK(near[1 * 8 + 2] > near[1 * 8 + 4]);   // same package before the other
+  CHECK(near[1 * 8 + 2] == near[1 * 8 + 0]);  // and within it, all alike
+  CHECK(near[5 * 8 + 5] > near[5 * 8 + 6]);   // a core is nearest itself
+  WorkerNearness before = worker_nearness();
+  set_worker_nearness([](int a, int b) { return int(near[std::size_t(a % 8) * 8 + std::size_t(b % 8)]); });
+  // Built in id order after the creator, as reserve_gang does.
+  std::vector<int> others{2, 3, 4, 5, 6, 7, 0};
+  order_candidates(others, 1, [](int) { return 0; });
+  CHECK(others == std::vector<int>{2, 3, 0, 4, 5, 6, 7});
+  others = {2, 3, 4, 5, 6, 7, 0};
+  order_candidates(others, 1, [](int w) { return w == 2 ? 1 : 0; });  // worker 2 carries a member already
+  CHECK(others == std::vector<int>{3, 0, 4, 5, 6, 7, 2});
+  others = {6, 7, 0, 1, 2, 3, 4};  // from worker 5: its package's 6, 7, 4 first
+  order_candidates(others, 5, [](int) { return 0; });
+  CHECK(others == std::vector<int>{6, 7, 4, 0, 1, 2, 3});
+  set_worker_nearness(before);
 }
