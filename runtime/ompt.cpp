@@ -367,38 +367,37 @@ bool own_definition(void* fn) {
   return mine.dli_fbase == theirs.dli_fbase;
 }
 
-// Whether `addr` lies in one of the loaded segments of the object `info` describes.
-bool defined_in(const dl_phdr_info* info, const void* addr) {
-  auto a = reinterpret_cast<uintptr_t>(addr);
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const auto& ph = info->dlpi_phdr[i];
-    uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
-    if (ph.p_type == PT_LOAD && a >= lo && a < lo + ph.p_memsz) return true;
-  }
-  return false;
-}
-
 // The first ompt_start_tool in the global scope's order (the program, then
 // preloaded libraries, then the others as loaded) that is neither this
 // library's nor a peer runtime's. RTLD_DEFAULT alone stops at the first
 // definition, which is this library's when it comes before the tool: a tool
-// preloaded after Bobbin, or linked after it (`-lomp tool.so`).
+// preloaded after Bobbin, or linked after it (`-lomp tool.so`). The objects
+// are listed first and looked into after: dlopen is not called while
+// dl_iterate_phdr holds the loader's list.
 void* find_start_tool() {
   void* fn = dlsym(RTLD_DEFAULT, "ompt_start_tool");
   if (!fn || (!own_definition(fn) && !foreign_runtime(fn))) return fn;
-  void* found = nullptr;
+  std::vector<std::string> objects;  // "" for the program
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* out) -> int {
-        void* h = dlopen(info->dlpi_name && *info->dlpi_name ? info->dlpi_name : nullptr, RTLD_LAZY | RTLD_NOLOAD);
-        if (!h) return 0;
-        void* f = dlsym(h, "ompt_start_tool");  // also searches the object's dependencies
-        dlclose(h);
-        if (!f || !defined_in(info, f) || own_definition(f) || foreign_runtime(f)) return 0;
-        *static_cast<void**>(out) = f;
-        return 1;
+        static_cast<std::vector<std::string>*>(out)->emplace_back(info->dlpi_name ? info->dlpi_name : "");
+        return 0;
       },
-      &found);
-  return found;
+      &objects);
+  for (const std::string& name : objects) {
+    void* h = dlopen(name.empty() ? nullptr : name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!h) continue;
+    void* f = dlsym(h, "ompt_start_tool");  // also searches the object's dependencies
+    // Only a definition in the object itself: its module is the handle's.
+    Dl_info where;
+    link_map* defined = nullptr;
+    link_map* object = nullptr;
+    bool here = f && dladdr1(f, &where, reinterpret_cast<void**>(&defined), RTLD_DL_LINKMAP) &&
+                dlinfo(h, RTLD_DI_LINKMAP, &object) == 0 && defined == object;
+    dlclose(h);
+    if (here && !own_definition(f) && !foreign_runtime(f)) return f;
+  }
+  return nullptr;
 }
 
 constexpr unsigned kOmpVersion = 201811;  // _OPENMP of the compilers the ABI follows
