@@ -137,19 +137,13 @@ bool only_serial_above(const Thread* me) {
   return false;
 }
 
-// Worker i starts pinned to place i (wrapping); the initial thread is the
-// program's, and its mask is inherited by every thread the program creates,
-// so it is pinned only when the user asked for binding, and only when it
-// opens its first region or asks for its place (as libomp does): a program
-// whose other threads set up OpenMP before the initial thread uses it
-// leaves that thread's mask alone (LLVM's root-threads-affinity).
 // Gangs take the workers nearest their creator first (scheduler/gang.hpp):
 // worker w runs on core w modulo the cores, in tree order, as the task
 // lists count it (sched::Placement::list_of_worker).
 std::vector<uint8_t> g_core_nearness;  // cores x cores: the depth of their common ancestor
 int g_nearness_cores = 0;
 
-int worker_nearness(int a, int b) {
+int nearness_of_workers(int a, int b) {
   int n = g_nearness_cores;
   return g_core_nearness[std::size_t(a % n) * std::size_t(n) + std::size_t(b % n)];
 }
@@ -159,9 +153,15 @@ void set_gang_nearness(const sched::Topology& topo) {
   if (n < 3) return;  // one other worker, or none: nothing to order
   g_core_nearness = sched::core_nearness(topo);
   g_nearness_cores = n;
-  sched::set_worker_nearness(&worker_nearness);
+  sched::set_worker_nearness(&nearness_of_workers);
 }
 
+// Worker i starts pinned to place i (wrapping); the initial thread is the
+// program's, and its mask is inherited by every thread the program creates,
+// so it is pinned only when the user asked for binding, and only when it
+// opens its first region or asks for its place (as libomp does): a program
+// whose other threads set up OpenMP before the initial thread uses it
+// leaves that thread's mask alone (LLVM's root-threads-affinity).
 void pin_worker(int id) {
   if (id == 0) return;  // the initial thread: pin_initial_thread, at its first region
   if (!binding_requested()) {
