@@ -74,13 +74,23 @@ int main(void) {
       snprintf(tid, sizeof tid, "%ld", (long)syscall(SYS_gettid));
       CHECK(*native && strcmp(got, native) == 0, "%%i is \"%s\", %%{native_thread_id} \"%s\"", native, got);
       CHECK(strcmp(native, tid) == 0 || !dlsym(RTLD_DEFAULT, "__kmpc_fork_call"), "%%i is %s, gettid() %s", native, tid);
-      /* %A: the processors this thread may run on. */
-      cpu_set_t set;
-      CPU_ZERO(&set);
-      sched_getaffinity(0, sizeof set, &set);
-      int cpus[1024], k = 0, m = 0;
-      omp_capture_affinity(got, sizeof got, "%A");
-      int c = cpus_of(got, cpus);
+      /* %A: the processors this thread may run on. Without binding the
+         runtime may move an unbound thread at any time (Bobbin moves a
+         worker off the program's thread's processor, runtime/places.cpp):
+         the mask is read before and after the capture, and a capture made
+         while it changed is taken again. */
+      cpu_set_t set, after;
+      int cpus[1024], k, m, c, tries = 0;
+      do {
+        CPU_ZERO(&set);
+        CPU_ZERO(&after);
+        sched_getaffinity(0, sizeof set, &set);
+        omp_capture_affinity(got, sizeof got, "%A");
+        sched_getaffinity(0, sizeof after, &after);
+      } while (!CPU_EQUAL(&set, &after) && ++tries < 1000);
+      CHECK(CPU_EQUAL(&set, &after), "this thread's processors changed in each of %d captures", tries);
+      c = cpus_of(got, cpus);
+      k = m = 0;
       for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
         if (CPU_ISSET(cpu, &set)) m += k < c && cpus[k++] == cpu;
       CHECK(c > 0 && m == c && m == CPU_COUNT(&set), "%%A is \"%s\", not this thread's %d processors", got,
