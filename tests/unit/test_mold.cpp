@@ -1,13 +1,18 @@
 // The moldable-region model (scheduler/mold.hpp): the widths it considers,
 // exploration (the widest first, then increasing order), the cheapest width (time x width) when
 // no worker idles, the fastest one the idle workers allow, and the periodic
-// retry that keeps the estimates current; a slow first trial.
+// retry that keeps the estimates current; a slow first trial. And the model
+// with the gang's placement on modelled 16- and 64-worker machines.
 #include <catch2/catch.hpp>
 
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "scheduler/gang.hpp"
 #include "scheduler/mold.hpp"
+#include "scheduler/topology.hpp"
 
 using bobbin::sched::MoldModel;
 
@@ -153,4 +158,108 @@ TEST_CASE("mold: retries lose at most their share: a much slower width is retrie
   int at2 = 0;
   for (std::size_t i = std::size_t(explored); i < chosen.size(); ++i) at2 += chosen[i] == 2;
   CHECK(at2 == 100 / MoldModel::kRetry);
+}
+
+// The model and the gang's placement together, on modelled machines: a
+// nested region opened by a chain's task on worker `creator` while every
+// other worker idles (a chain alone: the DAG has no other work), its team
+// the creator's worker and the first width - 1 candidates in the order
+// reserve_gang takes them (order_candidates, nearest the creator first).
+// The region's time is modelled from the domains its team spans.
+namespace {
+
+using bobbin::sched::Level;
+using bobbin::sched::Topology;
+
+struct Machine {
+  std::unique_ptr<Topology> topo;
+  std::vector<uint8_t> near;
+  int n = 0;
+};
+
+Machine& machine_for(const std::string& desc) {
+  static Machine m;
+  std::string error;
+  m.topo = Topology::synthetic(desc, {0}, &error);
+  INFO(desc << ": " << error);
+  REQUIRE(m.topo);
+  m.n = m.topo->num_pus();
+  m.near = bobbin::sched::core_nearness(*m.topo);
+  bobbin::sched::set_worker_nearness([](int a, int b) { return int(m.near[std::size_t(a) * std::size_t(m.n) + std::size_t(b)]); });
+  return m;
+}
+
+std::vector<int> team_of(const Machine& m, int creator, int width) {
+  std::vector<int> others;
+  for (int i = 1; i < m.n; ++i) others.push_back((creator + i) % m.n);  // id order after the creator's
+  bobbin::sched::order_candidates(others, creator, [](int) { return 0; });
+  std::vector<int> team{creator};
+  team.insert(team.end(), others.begin(), others.begin() + (width - 1));
+  return team;
+}
+
+// The distinct level-l domains the team's workers (one per core, PU w) are in, and how many members each has.
+std::vector<int> members_per_domain(const Machine& m, const std::vector<int>& team, Level l) {
+  std::vector<const bobbin::sched::TopoNode*> seen;
+  std::vector<int> count;
+  for (int w : team) {
+    const bobbin::sched::TopoNode* d = &m.topo->ancestor_at(w, l);
+    std::size_t k = 0;
+    while (k < seen.size() && seen[k] != d) ++k;
+    if (k == seen.size()) {
+      seen.push_back(d);
+      count.push_back(0);
+    }
+    ++count[k];
+  }
+  return count;
+}
+
+// Runs `decisions` regions; returns the last team.
+std::vector<int> run_placed(const Machine& m, int creator, int decisions,
+                            const std::function<double(const std::vector<int>&)>& t) {
+  MoldModel model;
+  int fn;
+  std::vector<int> team;
+  for (int i = 0; i < decisions; ++i) {
+    MoldModel::Decision d = model.choose({&fn, 0}, m.n, m.n - 1);
+    team = team_of(m, creator, d.width);
+    model.record({&fn, 0}, d.width, uint64_t(t(team)));
+  }
+  return team;
+}
+
+}  // namespace
+
+TEST_CASE("mold and placement: a memory-bound chain widens across NUMA nodes, a cache-bound one stays in one L3",
+          "[mold][gang]") {
+  bobbin::sched::WorkerNearness before = bobbin::sched::worker_nearness();
+  // 16 workers: two NUMA nodes (packages) of two L3s of 4 cores; 64: four
+  // packages of two NUMA nodes of two L3s of 4 cores.
+  for (const char* desc : {"pack:2 numa:1 l3:2 core:4 pu:1", "pack:4 numa:2 l3:2 core:4 pu:1"}) {
+    Machine& m = machine_for(desc);
+    INFO(desc);
+    // Stream-triad-like: a NUMA node's bandwidth saturates at 2 cores.
+    auto triad = [&](const std::vector<int>& team) {
+      double bw = 0;
+      for (int k : members_per_domain(m, team, Level::Numa)) bw += k < 2 ? k : 2;
+      return 4e6 / bw + 2e3 * double(team.size());
+    };
+    // MatMul-like on a block that fits one L3: a team spread over several
+    // L3s refetches it from memory (each further L3 adds 3e5 ns).
+    auto matmul = [&](const std::vector<int>& team) {
+      return 1e6 / double(team.size()) + 3e5 * double(members_per_domain(m, team, Level::L3).size() - 1);
+    };
+    // Worker 5: the second core of its L3 (ids after it leave the L3 at 8).
+    for (int creator : {0, 5}) {
+      INFO("creator " << creator);
+      std::vector<int> team = run_placed(m, creator, 200, triad);
+      CHECK(int(team.size()) == m.n);  // every node's bandwidth
+      CHECK(members_per_domain(m, team, Level::Numa).size() > 1);
+      team = run_placed(m, creator, 200, matmul);
+      CHECK(team.size() == 4);  // a whole L3, and no more
+      CHECK(members_per_domain(m, team, Level::L3).size() == 1);
+    }
+  }
+  bobbin::sched::set_worker_nearness(before);
 }
