@@ -990,9 +990,14 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // Nor under an outermost team run as fibers wider than the machine (every
   // worker carries outer threads): nested 8 x 2 on 2 cores, 11 ms as gangs,
   // 1.9 ms with the members queued on their creator's worker.
+  // The machine is the modelled one under BOBBIN_TOPOLOGY: its pool of a
+  // worker per modelled processor is not wider than it (compared with the
+  // real processors, every nested region after the first gang, which grows
+  // the pool to the places, ran in steal mode).
   ult::Worker* creator_worker = ult::Worker::current();
+  int machine = g_topology && g_topology->is_synthetic() ? std::max(g_num_procs, g_topology->num_pus()) : g_num_procs;
   bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0 &&
-              ult::Worker::pool_size() <= g_num_procs && creator_worker && creator_worker->in_pool() &&
+              ult::Worker::pool_size() <= machine && creator_worker && creator_worker->in_pool() &&
               !under_wide_fibers(me);
   if (gang) {
     if (Team* team = open_gang(me, req, n, molded)) {
