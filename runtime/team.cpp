@@ -1027,7 +1027,8 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // the second one's inner team of 4 went to the other package, its master
   // apart. The pool is not grown for it: on modelled machines, 16 workers
   // for a team of 4 made task-only programs 4-6 times slower on 2 cores.
-  bool spread_outer = team->outermost && !req.league && bind == 0 && n > 1 && team->active_level < me->icv.max_active_levels;
+  bool spread_outer =
+      team->outermost && !req.league && bind == 0 && n > 1 && team->active_level < me->icv.max_active_levels;
   int outer_pool = ult::Worker::pool_size();
   spread_outer = spread_outer && n < outer_pool;
   if (team->outermost) {

@@ -71,7 +71,8 @@ def main():
     for f in failures:
         print('FAIL: ' + f)
     if not failures:
-        print(f'{len(rounds)} rounds of {T} gangs of {W}: {good} of the {checked} after the first in {T} packages, one each')
+        print(f'{len(rounds)} rounds of {T} gangs of {W}: {good} of the {checked} after the first '
+              f'in {T} packages, one each')
     return 1 if failures else 0
 
 

@@ -185,7 +185,8 @@ Machine& machine_for(const std::string& desc) {
   REQUIRE(m.topo);
   m.n = m.topo->num_pus();
   m.near = bobbin::sched::core_nearness(*m.topo);
-  bobbin::sched::set_worker_nearness([](int a, int b) { return int(m.near[std::size_t(a) * std::size_t(m.n) + std::size_t(b)]); });
+  bobbin::sched::set_worker_nearness(
+      [](int a, int b) { return int(m.near[std::size_t(a) * std::size_t(m.n) + std::size_t(b)]); });
   return m;
 }
 
