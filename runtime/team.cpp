@@ -66,6 +66,12 @@ std::once_flag g_init_once;
 // task and its dependence table, which LeakSanitizer then sees reachable.
 sched::Topology* g_topology = nullptr;
 int g_num_procs = 1;
+// The processors a gang's pool may not outgrow: the modelled machine's under
+// BOBBIN_TOPOLOGY, whose pool of a worker per modelled processor is not
+// wider than it (compared with the real processors, every nested region
+// after the first gang, which grows the pool to the places, ran in steal
+// mode).
+int g_gang_procs = 1;
 bool g_pin_initial = false;
 bool g_initial_pinned = false;  // the initial thread's only
 Thread* g_initial = nullptr;
@@ -251,6 +257,7 @@ void initialize() {
   g_num_procs = int(ult::allowed_cpus().size());
   if (g_num_procs < 1) g_num_procs = 1;
   g_topology = sched::Topology::discover().release();
+  g_gang_procs = g_topology->is_synthetic() ? std::max(g_num_procs, g_topology->num_pus()) : g_num_procs;
   places_init(*g_topology);
   set_gang_nearness(*g_topology);
   end_runtime_loads();
@@ -990,14 +997,9 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // Nor under an outermost team run as fibers wider than the machine (every
   // worker carries outer threads): nested 8 x 2 on 2 cores, 11 ms as gangs,
   // 1.9 ms with the members queued on their creator's worker.
-  // The machine is the modelled one under BOBBIN_TOPOLOGY: its pool of a
-  // worker per modelled processor is not wider than it (compared with the
-  // real processors, every nested region after the first gang, which grows
-  // the pool to the places, ran in steal mode).
   ult::Worker* creator_worker = ult::Worker::current();
-  int machine = g_topology && g_topology->is_synthetic() ? std::max(g_num_procs, g_topology->num_pus()) : g_num_procs;
   bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0 &&
-              ult::Worker::pool_size() <= machine && creator_worker && creator_worker->in_pool() &&
+              ult::Worker::pool_size() <= g_gang_procs && creator_worker && creator_worker->in_pool() &&
               !under_wide_fibers(me);
   if (gang) {
     if (Team* team = open_gang(me, req, n, molded)) {
@@ -1027,13 +1029,12 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // the second one's inner team of 4 went to the other package, its master
   // apart. The pool is not grown for it: on modelled machines, 16 workers
   // for a team of 4 made task-only programs 4-6 times slower on 2 cores.
-  bool spread_outer =
-      team->outermost && !req.league && bind == 0 && n > 1 && team->active_level < me->icv.max_active_levels;
   int outer_pool = ult::Worker::pool_size();
-  spread_outer = spread_outer && n < outer_pool;
+  bool spread_outer = team->outermost && !req.league && bind == 0 && n > 1 && n < outer_pool &&
+                      team->active_level < me->icv.max_active_levels;
   if (team->outermost) {
-    unpin_oversubscribed_pool(ult::Worker::pool_size());
-    keep_initial_thread_apart(ult::Worker::pool_size());
+    unpin_oversubscribed_pool(outer_pool);
+    keep_initial_thread_apart(outer_pool);
   }
   // An outermost team run as fibers: on every worker of the machine. Its
   // members are queued on the creator's worker, as a nested team's, and the

@@ -69,6 +69,7 @@ static double *pmsg, *pres;
 static MPI_Datatype pivot_type;
 static MPI_Op pivot_op;
 static const unsigned seed = 11;
+enum { kMaxGrid = 64 }; /* process rows and columns, at most (the requests of one exchange) */
 
 static int prow_of(long g) { return (int)((g / nb) % p); } /* the process row holding global row g */
 static int tiles_of_row(int r) { return (nt - r + p - 1) / p; }
@@ -252,7 +253,7 @@ static void swap_rows(int j, int k) {
     if (dst[t] != src[t] && prow_of(src[t]) == myrow)
       for (int c = 0; c < nb; c++)
         held[(size_t)t * nb + c] = col[(size_t)c * lm + local_row(src[t])];
-  MPI_Request req[128];
+  MPI_Request req[2 * kMaxGrid];
   int nreq = 0, sent = 0, recvd = 0;
   int *recv_at = malloc(sizeof(int) * (size_t)p);
   for (int r = 0; r < p; r++) {
@@ -269,9 +270,9 @@ static void swap_rows(int j, int k) {
         nr++;
     }
     int peer = r * q + mycol;
-    if (nr && nreq < 128)
+    if (nr)
       MPI_Irecv(in + (size_t)recvd * nb, nr * nb, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, &req[nreq++]);
-    if (ns && nreq < 128)
+    if (ns)
       MPI_Isend(out + (size_t)sent * nb, ns * nb, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD, &req[nreq++]);
     sent += ns, recvd += nr;
   }
@@ -326,9 +327,9 @@ static void factor(void) {
             memcpy(buf + (size_t)c * m, l + (size_t)c * lm, sizeof(double) * (size_t)m);
           for (int i = 0; i < nb; i++)
             buf[(size_t)m * nb + i] = piv[(size_t)k * nb + i];
-          MPI_Request req[64];
+          MPI_Request req[kMaxGrid];
           int nreq = 0;
-          for (int s = 0; s < q && nreq < 64; s++)
+          for (int s = 0; s < q; s++)
             if (s != mycol)
               MPI_Isend(buf, (int)panel_doubles(k), MPI_DOUBLE, myrow * q + s, 1, MPI_COMM_WORLD, &req[nreq++]);
           MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
@@ -384,11 +385,11 @@ static void factor(void) {
           double *pack = Ub[(size_t)k * nt + (size_t)j];
 #pragma omp task depend(in : u[0]) depend(inout : chain) firstprivate(u, pack, k) priority(j == k + 1)
           {
-            MPI_Request req[64];
+            MPI_Request req[kMaxGrid];
             int nreq = 0;
             for (int c = 0; c < nb; c++)
               memcpy(pack + (size_t)c * nb, u + (size_t)c * lm, sizeof(double) * (size_t)nb);
-            for (int r = 0; r < p && nreq < 64; r++)
+            for (int r = 0; r < p; r++)
               if (r != myrow && first_tile(r, k + 1) < tiles_of_row(r))
                 MPI_Isend(pack, nb * nb, MPI_DOUBLE, r * q + mycol, 3, MPI_COMM_WORLD, &req[nreq++]);
             MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
@@ -471,9 +472,10 @@ int main(int argc, char **argv) {
     if (mt_ranks % d == 0)
       p = d;
   p = (int)bench_long_arg(argc, argv, 4, p, "p");
-  if (n % nb || p < 1 || mt_ranks % p || nb > 4096) {
+  if (n % nb || p < 1 || mt_ranks % p || nb > 4096 || p > kMaxGrid || mt_ranks / p > kMaxGrid) {
     if (mt_rank == 0)
-      fprintf(stderr, "mpilu: nb (at most 4096) must divide n and p the number of ranks (%d)\n", mt_ranks);
+      fprintf(stderr, "mpilu: nb (at most 4096) must divide n, and p the number of ranks (%d), with at most %d rows and columns\n",
+              mt_ranks, kMaxGrid);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   q = mt_ranks / p;
