@@ -1,4 +1,4 @@
-/* What the distributed tile factorizations (mpichol.c, mpilu.c) share:
+/* What the distributed tile factorizations (mpichol.c, mpilu.c, mpiqr.c) share:
  * MPI start-up with MPI_THREAD_MULTIPLE, the process grid, a matrix whose
  * every element any rank can compute on its own, the single BLAS thread,
  * the watchdog, and the RESULT line (printed by rank 0 only).
