@@ -48,7 +48,13 @@
 //       gang at all (claim_for_steal). It keeps G1 (the thief hosts none of
 //       the member's gang), and it keeps what G6 and G7 give the reserved
 //       workers: a member never arrives, by stealing, on a worker where a
-//       gang before it, inside it or after it is hosted.
+//       gang before it, inside it or after it is hosted. With the machine's
+//       nearness known, the thief must also lie in the gang's subtree
+//       (gang_span: the smallest one holding its reserved workers, and more
+//       than one core), so a gang kept under one package stays there (a
+//       bubble). Steals are
+//       never needed for progress: a reserved worker runs its members (G3,
+//       G4), and the monitor moves members a held worker cannot start.
 //   G6. A gang never reserves a worker (other than its creator's) that hosts
 //       one of its enclosing gangs: a fiber of that gang there may be
 //       waiting, in user code, for the creator, and would keep the new
@@ -96,6 +102,7 @@ struct GangKey {
   // decrement: the last holder sees every other holder's reads done.
   Atomic<int> refs{0};
   int master_worker = 0;       // the worker its master was reserved on
+  int span = -1;               // G5: a thief's least nearness to the master (-1: any)
   std::vector<uint64_t> path;  // written once, before the key is published
 };
 
@@ -207,6 +214,19 @@ WorkerNearness g_nearness = nullptr;  // written before any gang (set_worker_nea
 void set_worker_nearness(WorkerNearness nearness) { g_nearness = nearness; }
 WorkerNearness worker_nearness() { return g_nearness; }
 
+// The gang's subtree for G5, as the least nearness to its creator
+// (workers[0]) a thief must have: that of its farthest reserved worker, and
+// never a single core (the nearness of the creator's nearest other core),
+// so that with more workers than cores a gang on one core may still be
+// taken up by the cores beside it.
+int gang_span(const std::vector<int>& workers, int pool) {
+  int creator = workers[0], self = g_nearness(creator, creator), span = self, sibling = -1;
+  for (int w : workers) span = std::min(span, g_nearness(creator, w));
+  for (int w = 0; w < pool; ++w)
+    if (int v = g_nearness(creator, w); v < self) sibling = std::max(sibling, v);
+  return sibling < 0 ? span : std::min(span, sibling);
+}
+
 void lock_reservations() { g_reserve.lock(); }
 void unlock_reservations() { g_reserve.unlock(); }
 
@@ -234,6 +254,7 @@ GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, b
   GangReservation r;
   r.workers.push_back(creator);
   for (int i = 0; i < want - 1; ++i) r.workers.push_back(others[std::size_t(i)]);
+  if (g_nearness) key->span = gang_span(r.workers, n);
   for (int w : r.workers) {
     g_workers[w].load.fetch_add(1, memory_order_relaxed);
     g_workers[w].reserved.push_back(key);  // the master in its fork, then each member
@@ -336,6 +357,9 @@ bool claim_for_steal(int thief, int victim, uint64_t key) NO_THREAD_SAFETY_ANALY
   WorkerGangs& t = g_workers[thief];
   WorkerGangs& v = g_workers[victim];
   if (!t.active.empty() || !t.reserved.empty()) return false;  // G5
+  // G5's bubble half: a thief outside the gang's subtree leaves the member
+  // to its reserved worker.
+  if (g_nearness && g_nearness(thief, k->master_worker) < k->span) return false;
   erase_one(v.reserved, k);
   t.active.push_back(k);
   v.load.fetch_sub(1, memory_order_relaxed);

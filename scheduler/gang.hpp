@@ -71,7 +71,8 @@ void gang_master_leave(uint64_t key);
 // enclosing gangs (G4).
 void run_earlier_gangs(uint64_t key);
 // Stealing (G5): whether worker `thief` may take the not-started gang fiber
-// with this key queued on worker `victim`; if so the fiber is recorded as
+// with this key queued on worker `victim` (it hosts no gang, and lies in
+// the smallest subtree, of more than one core, holding the gang's workers); if so the fiber is recorded as
 // started on the thief. Only from steal_unstarted's predicate (under the
 // victim's run-queue lock): a true answer means the fiber is taken.
 bool claim_for_steal(int thief, int victim, uint64_t key);

@@ -9,12 +9,12 @@ R rounds) on the modelled machine with BOBBIN_TRACE, and checks the rounds
 after the first (the first gang grows the pool to a worker per place; the
 outer team is spread over it from then on): a round is placed as bubbles
 when its T gang reservations are each within one package (worker w on core
-w, --per-package cores to a package) and in T different packages. At least
-half of those rounds must be: a gang counts a worker whose member of the
-previous round is still finishing as loaded and may then go to another
-package (one round in 4 of 160 runs), while with the outer team packed by
-id no round is. Exit status 0 if the checks pass, 1 otherwise (each
-failure printed).
+w, --per-package cores to a package) and in T different packages. All of
+those rounds but one must be: a gang counts a worker whose member of the
+previous round is still finishing as loaded and could then go to another
+package (none seen in 420 runs since members are stolen only from inside
+their gang's subtree), while with the outer team packed by id no round is.
+Exit status 0 if the checks pass, 1 otherwise (each failure printed).
 """
 
 import argparse
@@ -66,8 +66,8 @@ def main():
             print('not as bubbles: ' + line)
         good += not apart
     checked = max(len(rounds) - 1, 0)
-    if 2 * good < checked or not checked:
-        failures.append(f'{good} of {checked} rounds after the first placed as bubbles (at least half must be)')
+    if good < checked - 1 or not checked:
+        failures.append(f'{good} of {checked} rounds after the first placed as bubbles (all but one must be)')
     for f in failures:
         print('FAIL: ' + f)
     if not failures:

@@ -15,6 +15,7 @@
 #include "scheduler/steal_policy.hpp"
 #include "scheduler/topology.hpp"
 #include "ult/pin.hpp"
+#include "ult_helpers.hpp"
 
 using namespace bobbin;
 using namespace bobbin::sched;
@@ -449,5 +450,54 @@ TEST_CASE("gangs take the workers nearest their creator first, least loaded befo
   others = {6, 7, 0, 1, 2, 3, 4};  // from worker 5: its package's 6, 7, 4 first
   order_candidates(others, 5, [](int) { return 0; });
   CHECK(others == std::vector<int>{6, 7, 4, 0, 1, 2, 3});
+  set_worker_nearness(before);
+}
+
+namespace bobbin::sched {
+// The run-queue hooks of gang.cpp (installed by worker_loop.cpp).
+void gang_fiber_taken(ult::Worker& w, ult::Fiber* f);
+void gang_fiber_finished(ult::Worker& w, ult::Fiber* f);
+}  // namespace bobbin::sched
+
+TEST_CASE("a gang member is stolen only from inside its gang's subtree (a bubble stays together)", "[topology][gang]") {
+  // Two packages of four cores, worker w on core w; a gang of 3 made on
+  // worker 0 takes workers 0, 1 and 2 (package 0).
+  std::unique_ptr<Topology> t = make("pack:2 core:4 pu:1");
+  static std::vector<uint8_t> near;
+  near = core_nearness(*t);
+  test::PoolScope pool(8);
+  WorkerNearness before = worker_nearness();
+  set_worker_nearness([](int a, int b) { return int(near[std::size_t(a % 8) * 8 + std::size_t(b % 8)]); });
+  GangReservation r = reserve_gang(0, 3, 0, false, false, [](const GangReservation&) {});
+  REQUIRE(r.workers == std::vector<int>{0, 1, 2});
+  CHECK_FALSE(claim_for_steal(5, 1, r.key));  // an idle worker of the other package may not
+  CHECK_FALSE(claim_for_steal(4, 2, r.key));
+  CHECK(claim_for_steal(3, 1, r.key));  // one of the same package may: the member is now worker 3's
+  // Give everything back: the master's fork, worker 2's member run and
+  // finished there, the stolen one finished on worker 3.
+  ult::Fiber member;
+  member.set_order_key(r.key);
+  gang_master_enter(r.key);
+  gang_fiber_taken(*ult::Worker::at(2), &member);
+  gang_fiber_finished(*ult::Worker::at(2), &member);
+  gang_fiber_finished(*ult::Worker::at(3), &member);
+  gang_master_leave(r.key);
+  CHECK(gang_stacks() == std::vector<std::string>(8));
+
+  // More workers than cores (worker w on core w mod 4 of two packages of
+  // 2): a gang on one core, workers 0 and 4, may be taken up by the other
+  // core of its package, not by the other package.
+  static std::unique_ptr<Topology> small = make("pack:2 core:2 pu:1");
+  near = core_nearness(*small);
+  set_worker_nearness([](int a, int b) { return int(near[std::size_t(a % 4) * 4 + std::size_t(b % 4)]); });
+  r = reserve_gang(0, 2, 0, false, false, [](const GangReservation&) {});
+  REQUIRE(r.workers == std::vector<int>{0, 4});
+  CHECK_FALSE(claim_for_steal(2, 4, r.key));
+  CHECK(claim_for_steal(1, 4, r.key));
+  member.set_order_key(r.key);
+  gang_master_enter(r.key);
+  gang_fiber_finished(*ult::Worker::at(1), &member);
+  gang_master_leave(r.key);
+  CHECK(gang_stacks() == std::vector<std::string>(8));
   set_worker_nearness(before);
 }
