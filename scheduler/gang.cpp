@@ -52,9 +52,9 @@
 //       nearness known, the thief must also lie in the gang's subtree
 //       (gang_span: the smallest one holding its reserved workers, and more
 //       than one core), so a gang kept under one package stays there (a
-//       bubble). Steals are
-//       never needed for progress: a reserved worker runs its members (G3,
-//       G4), and the monitor moves members a held worker cannot start.
+//       bubble). Steals are never needed for progress: a reserved worker
+//       runs its members (G3, G4), and the monitor moves members a held
+//       worker cannot start.
 //   G6. A gang never reserves a worker (other than its creator's) that hosts
 //       one of its enclosing gangs: a fiber of that gang there may be
 //       waiting, in user code, for the creator, and would keep the new
