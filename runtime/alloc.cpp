@@ -220,7 +220,54 @@ Allocator* resolve(AllocatorHandle h, const char* routine) {
 }
 
 bool needs_pages(const Allocator* a) {
-  return a->pinned || (a->partition != omp_atv_environment && ult::memory_nodes().size() > 1);
+  if (a->pinned) return true;
+  if (a->partition == omp_atv_environment) return false;
+  return ult::memory_nodes().size() > 1 || modelled_memory_nodes() > 1;
+}
+
+// The pages a partition trait placed on a modelled machine (see alloc.hpp):
+// [begin, end) on `node`, or, interleaved, page k on node (k mod nodes).
+struct ModelledPages {
+  uintptr_t begin, end;
+  int node;  // -1: interleaved
+};
+std::mutex g_modelled_mu;
+std::vector<ModelledPages> g_modelled;  // guarded by g_modelled_mu
+Atomic<bool> g_any_modelled{false};  // a hint: skip the lock while nothing is recorded
+
+void note_modelled(void* base, std::size_t len, int node) {
+  uintptr_t b = reinterpret_cast<uintptr_t>(base);
+  std::lock_guard<std::mutex> g(g_modelled_mu);
+  g_modelled.push_back(ModelledPages{b, b + len, node});
+  g_any_modelled.store(true, memory_order_relaxed);
+}
+
+void forget_modelled(void* base, std::size_t len) {
+  if (!g_any_modelled.load(memory_order_relaxed)) return;
+  uintptr_t b = reinterpret_cast<uintptr_t>(base), e = b + len;
+  std::lock_guard<std::mutex> g(g_modelled_mu);
+  std::erase_if(g_modelled, [&](const ModelledPages& m) { return m.begin >= b && m.end <= e; });
+}
+
+// partition_pages on a modelled machine of `nodes` NUMA nodes.
+void place_modelled(int partition, void* base, std::size_t len, int nodes) {
+  switch (partition) {
+    case omp_atv_nearest:
+      note_modelled(base, len, modelled_memory_node_here());
+      break;
+    case omp_atv_interleaved:
+      note_modelled(base, len, -1);
+      break;
+    case omp_atv_blocked: {
+      std::size_t page = ult::page_size(), pages = len / page, k = std::size_t(nodes);
+      std::size_t per = (pages + k - 1) / k;
+      for (std::size_t i = 0; i < k && i * per < pages; ++i)
+        note_modelled(static_cast<char*>(base) + i * per * page, std::min(per, pages - i * per) * page, int(i));
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 std::once_flag g_partition_warned;
@@ -228,7 +275,11 @@ std::once_flag g_partition_warned;
 // Places the pages of a fresh mapping as the partition trait says.
 void partition_pages(const Allocator* a, void* base, std::size_t len) {
   const std::vector<int>& nodes = ult::memory_nodes();
-  if (a->partition == omp_atv_environment || nodes.size() < 2) return;
+  if (a->partition == omp_atv_environment) return;
+  if (nodes.size() < 2) {
+    if (int k = modelled_memory_nodes(); k > 1) place_modelled(a->partition, base, len, k);
+    return;
+  }
   bool ok = true;
   switch (a->partition) {
     case omp_atv_nearest: {
@@ -655,14 +706,30 @@ void* mem_realloc(void* p, std::size_t size, AllocatorHandle a, AllocatorHandle)
   return q;
 }
 
+int modelled_node_of(const void* addr) {
+  if (!g_any_modelled.load(memory_order_relaxed)) return -1;
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  std::lock_guard<std::mutex> g(g_modelled_mu);
+  for (auto it = g_modelled.rbegin(); it != g_modelled.rend(); ++it)
+    if (a >= it->begin && a < it->end) {
+      if (it->node >= 0) return it->node;
+      return int((a - it->begin) / ult::page_size() % std::size_t(modelled_memory_nodes()));
+    }
+  return -1;
+}
+
 void mem_free(void* p) {
   if (!p) return;
   Header* h = header_of(p, "omp_free");
   Header copy = *h;
   h->magic = kFreedBlock;
   release_pool(copy.owner, copy.size);
-  if (copy.mapped) ult::unmap_pages(copy.base, copy.mapped);
-  else free(copy.base);
+  if (copy.mapped) {
+    forget_modelled(copy.base, copy.mapped);
+    ult::unmap_pages(copy.base, copy.mapped);
+  } else {
+    free(copy.base);
+  }
   release_ref(copy.owner);
 }
 

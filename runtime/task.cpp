@@ -28,6 +28,7 @@
 #include <cstring>
 #include <new>
 
+#include "runtime/alloc.hpp"
 #include "runtime/api.hpp"
 #include "runtime/help.hpp"
 #include "runtime/settings.hpp"
@@ -35,6 +36,7 @@
 #include "scheduler/steal_policy.hpp"
 #include "scheduler/topology.hpp"
 #include "ult/log.hpp"
+#include "ult/memory.hpp"
 #include "ult/numa.hpp"
 #include "ult/trace.hpp"
 
@@ -292,7 +294,8 @@ struct SweepTrace {
 };
 
 enum TaskFrom : uint8_t { kFromOwn, kFromStolen, kFromPriority, kFromCreation, kFromSuccessor, kFromSlot };
-uint16_t g_k_task = 0, g_k_steal = 0;
+uint16_t g_k_task = 0, g_k_steal = 0, g_k_affinity = 0;
+int g_modelled_nodes = 0;  // modelled_memory_nodes(), set by tasking_init
 
 const char* task_from_name(uint8_t f) {
   static const char* const names[] = {"own list", "stolen", "priority list", "at creation", "immediate successor", "polling slot"};
@@ -342,6 +345,13 @@ void add_task_trace_kinds() {
                                       snprintf(buf, n, "%s", r.a[1] != ~uint32_t(0) ? "steal" : "steal failed");
                                     },
                                     &steal_args});
+  // An affinity clause: a[0] the list it chose (~0: none), a[1] the NUMA node
+  // of the memory it names (~0: unknown).
+  g_k_affinity = ult::trace::add_kind({"task affinity", "task", ult::trace::Shape::Instant, nullptr,
+                                       [](const ult::trace::Record& r, const uint32_t*, int, ult::trace::Json& o) {
+                                         if (r.a[0] != ~uint32_t(0)) o.num("list", r.a[0]);
+                                         if (r.a[1] != ~uint32_t(0)) o.num("node", r.a[1]);
+                                       }});
   ult::trace::add_meta("steal_policy", g_policy->name());
   ult::trace::add_meta("tasklist_level", sched::level_name(g_placement.level));
 }
@@ -415,9 +425,12 @@ Task* find_elsewhere(TeamTasks* tt, int self, int own, const sched::Filter& f) {
 
 // The list nearest the memory an affinity clause names: one under the NUMA
 // node that holds its first page (-1 on a single-node machine or if unknown).
-int affinity_list_of(const void* addr) {
+// On a modelled machine of several nodes, the node an allocator's partition
+// trait placed it on (alloc.hpp); other memory names none there.
+int affinity_list_of(const void* addr, int* node_out) {
   if (g_placement.list_of_numa.empty()) return -1;
-  int node = numa_node_of(addr);
+  int node = g_modelled_nodes ? modelled_node_of(addr) : numa_node_of(addr);
+  *node_out = node;
   if (node < 0 || std::size_t(node) >= g_placement.list_of_numa.size()) return -1;
   return g_placement.list_of_numa[std::size_t(node)];
 }
@@ -434,6 +447,8 @@ void tasking_init() {
     }
   }
   g_placement = sched::make_placement(*topo, level);
+  if (topo->is_synthetic() && ult::memory_nodes().size() < 2 && g_placement.list_of_numa.size() > 1)
+    g_modelled_nodes = int(g_placement.list_of_numa.size());
   task_memory_place(g_placement.numa_of_worker_core);
   g_policy = sched::make_policy_from_env().release();
   g_policy->attach(g_placement);
@@ -867,7 +882,22 @@ void task_wait_deps(const DepItem* deps, int ndeps) {
 void task_set_affinity(void* payload, const void* addr, std::size_t len) {
   (void)len;
   Task* t = task_from_payload(payload);
-  t->affinity_list = affinity_list_of(addr);
+  int node = -1;
+  t->affinity_list = affinity_list_of(addr, &node);
+  if (ult::trace::on()) [[unlikely]]
+    ult::trace::instant(g_k_affinity, uint32_t(t->affinity_list), uint32_t(node));
+}
+
+int modelled_memory_nodes() {
+  ensure_initialized();
+  return g_modelled_nodes;
+}
+
+int modelled_memory_node_here() {
+  ult::Worker* w = ult::Worker::current();
+  const std::vector<int>& node_of = g_placement.numa_of_worker_core;
+  if (!w || !w->in_pool() || node_of.empty()) return 0;
+  return node_of[std::size_t(w->id()) % node_of.size()];
 }
 
 void* task_detach_event(void* payload) {
