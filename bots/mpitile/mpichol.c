@@ -131,27 +131,9 @@ static void factor(void) {
 
 /* Rank 0 gathers L (the lower tiles) and checks A x = L (L^T x). */
 static int check(double *residual) {
-  size_t tb = (size_t)nb * (size_t)nb;
-  if (mt_rank != 0) {
-    for (int j = 0; j < nt; j++)
-      for (int i = j; i < nt; i++)
-        if (owner(i, j) == mt_rank)
-          MPI_Send(TILE(i, j), (int)tb, MPI_DOUBLE, 0, i * nt + j, MPI_COMM_WORLD);
+  double *L = mt_gather_triangle(T, nt, nb, owner, 1);
+  if (!L)
     return mt_verdict(residual);
-  }
-  double *L = calloc((size_t)n * (size_t)n, sizeof(double)), *tile = malloc(tb * sizeof(double));
-  for (int j = 0; j < nt; j++)
-    for (int i = j; i < nt; i++) {
-      const double *t = TILE(i, j);
-      if (owner(i, j) != 0) {
-        MPI_Recv(tile, (int)tb, MPI_DOUBLE, owner(i, j), i * nt + j, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        t = tile;
-      }
-      for (int c = 0; c < nb; c++)
-        for (int r = 0; r < nb; r++)
-          if ((long)i * nb + r >= (long)j * nb + c) /* the diagonal tile's upper part is not L */
-            L[((size_t)j * nb + c) * (size_t)n + (size_t)i * nb + r] = t[(size_t)c * nb + r];
-    }
   double *x, *y, xmax, anorm;
   mt_reference(a_elem, n, seed + 1, &x, &y, &anorm, &xmax);
   double *w = calloc((size_t)n, sizeof(double)), *z = calloc((size_t)n, sizeof(double));
@@ -162,18 +144,14 @@ static int check(double *residual) {
     for (long r = c; r < n; r++)
       z[r] += L[(size_t)c * (size_t)n + (size_t)r] * w[c];
   *residual = mt_scaled(y, z, n, anorm, xmax);
-  free(L), free(tile), free(x), free(y), free(w), free(z);
+  free(L), free(x), free(y), free(w), free(z);
   return mt_verdict(residual);
 }
 
 int main(int argc, char **argv) {
   mt_init(&argc, &argv);
   mt_sizes(argc, argv, &n, &nb);
-  p = 1;
-  for (int d = 1; d * d <= mt_ranks; d++)
-    if (mt_ranks % d == 0)
-      p = d;
-  p = (int)bench_long_arg(argc, argv, 3, p, "p");
+  p = mt_grid_rows(argc, argv, 3);
   if (n % nb || mt_ranks % p) {
     if (mt_rank == 0)
       fprintf(stderr, "mpichol: nb must divide n and p the number of ranks (%d)\n", mt_ranks);

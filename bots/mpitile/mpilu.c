@@ -467,11 +467,7 @@ int main(int argc, char **argv) {
   omp_set_max_active_levels(2);
   int threads = bench_team_size();
   P = (int)bench_long_arg(argc, argv, 3, threads, "P");
-  p = 1;
-  for (int d = 1; d * d <= mt_ranks; d++)
-    if (mt_ranks % d == 0)
-      p = d;
-  p = (int)bench_long_arg(argc, argv, 4, p, "p");
+  p = mt_grid_rows(argc, argv, 4);
   if (n % nb || p < 1 || mt_ranks % p || nb > 4096 || p > kMaxGrid || mt_ranks / p > kMaxGrid) {
     if (mt_rank == 0)
       fprintf(stderr, "mpilu: nb (at most 4096) must divide n, and p the number of ranks (%d), with at most %d rows and columns\n",

@@ -222,27 +222,9 @@ static void factor(void) {
 /* Rank 0 gathers R (tiles on and above the diagonal, the diagonal tiles'
    upper triangles) and checks A^T (A x) = R^T (R x). */
 static int check(double *residual) {
-  size_t tb = (size_t)nb * (size_t)nb;
-  if (mt_rank != 0) {
-    for (int i = 0; i < nt; i++)
-      for (int j = i; j < nt; j++)
-        if (owner(i, j) == mt_rank)
-          MPI_Send(TILE(i, j), (int)tb, MPI_DOUBLE, 0, i * nt + j, MPI_COMM_WORLD);
+  double *R = mt_gather_triangle(A, nt, nb, owner, 0);
+  if (!R)
     return mt_verdict(residual);
-  }
-  double *R = calloc((size_t)n * (size_t)n, sizeof(double)), *tile = malloc(tb * sizeof(double));
-  for (int i = 0; i < nt; i++)
-    for (int j = i; j < nt; j++) {
-      const double *t = TILE(i, j);
-      if (owner(i, j) != 0) {
-        MPI_Recv(tile, (int)tb, MPI_DOUBLE, owner(i, j), i * nt + j, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        t = tile;
-      }
-      for (int c = 0; c < nb; c++)
-        for (int r = 0; r < nb; r++)
-          if (i < j || r <= c)
-            R[((size_t)j * nb + c) * (size_t)n + (size_t)i * nb + r] = t[(size_t)c * nb + r];
-    }
   double *x, *y, xmax, anorm;
   mt_reference(a_elem, n, seed + 1, &x, &y, &anorm, &xmax);
   double *aty = calloc((size_t)n, sizeof(double)), *w = calloc((size_t)n, sizeof(double)),
@@ -264,7 +246,7 @@ static int check(double *residual) {
     for (long r = 0; r <= c; r++)
       z[c] += R[(size_t)c * (size_t)n + (size_t)r] * w[r];
   *residual = mt_scaled(aty, z, n, anorm * anorm1, xmax);
-  free(R), free(tile), free(x), free(y), free(aty), free(w), free(z);
+  free(R), free(x), free(y), free(aty), free(w), free(z);
   return mt_verdict(residual);
 }
 
@@ -277,11 +259,7 @@ static double *zeroed(size_t doubles) {
 int main(int argc, char **argv) {
   mt_init(&argc, &argv);
   mt_sizes(argc, argv, &n, &nb);
-  p = 1;
-  for (int d = 1; d * d <= mt_ranks; d++)
-    if (mt_ranks % d == 0)
-      p = d;
-  p = (int)bench_long_arg(argc, argv, 3, p, "p");
+  p = mt_grid_rows(argc, argv, 3);
   if (n % nb || nb < ib || p < 1 || mt_ranks % p) {
     if (mt_rank == 0)
       fprintf(stderr, "mpiqr: nb (at least %d) must divide n, and p the number of ranks (%d)\n", ib, mt_ranks);

@@ -104,6 +104,16 @@ static inline int mt_verdict(double *residual) {
   return *residual < 10.0;
 }
 
+/* The grid's rows p: argv[index] if given, else the largest divisor of the
+   rank count not above its square root (1 x 2 for 2 ranks, 2 x 2 for 4). */
+static inline int mt_grid_rows(int argc, char **argv, int index) {
+  int p = 1;
+  for (int d = 1; d * d <= mt_ranks; d++)
+    if (mt_ranks % d == 0)
+      p = d;
+  return (int)bench_long_arg(argc, argv, index, p, "p");
+}
+
 /* n (a preset or a number, argv[1]) and the tile size nb (argv[2]). */
 static inline void mt_sizes(int argc, char **argv, int *n, int *nb) {
   static const long presets[3] = {512, 2048, 4096};
@@ -111,7 +121,38 @@ static inline void mt_sizes(int argc, char **argv, int *n, int *nb) {
   *nb = (int)bench_long_arg(argc, argv, 2, *n <= 1024 ? 128 : 256, "nb");
 }
 
-/* |y - z|_inf / (n eps |A|_inf |x|_inf), the scaled residual both checks use. */
+/* Rank 0 assembles the (nt nb) x (nt nb) column-major matrix of the tiles
+   on and below the diagonal (lower) or on and above it (!lower), the
+   diagonal tiles cut to that triangle, from tiles[i nt + j] (nb x nb, held
+   by rank owner(i, j)); the other ranks send theirs. Returns the matrix on
+   rank 0 (the caller frees it), NULL on the others. */
+static inline double *mt_gather_triangle(double **tiles, int nt, int nb, int (*owner)(int, int), int lower) {
+  size_t tb = (size_t)nb * (size_t)nb, n = (size_t)nt * (size_t)nb;
+  if (mt_rank != 0) {
+    for (int i = 0; i < nt; i++)
+      for (int j = lower ? 0 : i; j <= (lower ? i : nt - 1); j++)
+        if (owner(i, j) == mt_rank)
+          MPI_Send(tiles[(size_t)i * nt + j], (int)tb, MPI_DOUBLE, 0, i * nt + j, MPI_COMM_WORLD);
+    return NULL;
+  }
+  double *m = calloc(n * n, sizeof(double)), *tile = malloc(tb * sizeof(double));
+  for (int i = 0; i < nt; i++)
+    for (int j = lower ? 0 : i; j <= (lower ? i : nt - 1); j++) {
+      const double *t = tiles[(size_t)i * nt + j];
+      if (owner(i, j) != 0) {
+        MPI_Recv(tile, (int)tb, MPI_DOUBLE, owner(i, j), i * nt + j, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        t = tile;
+      }
+      for (int c = 0; c < nb; c++)
+        for (int r = 0; r < nb; r++)
+          if (i != j || (lower ? r >= c : r <= c))
+            m[((size_t)j * nb + c) * n + (size_t)i * nb + r] = t[(size_t)c * nb + r];
+    }
+  free(tile);
+  return m;
+}
+
+/* |y - z|_inf / (n eps |A|_inf |x|_inf), the scaled residual the checks use. */
 static inline double mt_scaled(const double *y, const double *z, long n, double anorm, double xmax) {
   double err = 0;
   for (long i = 0; i < n; i++)
