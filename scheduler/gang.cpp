@@ -216,15 +216,13 @@ WorkerNearness worker_nearness() { return g_nearness; }
 
 // The gang's subtree for G5, as the least nearness to its creator
 // (workers[0]) a thief must have: that of its farthest reserved worker, and
-// never a single core (the nearness of the creator's nearest other core),
-// so that with more workers than cores a gang on one core may still be
-// taken up by the cores beside it.
-int gang_span(const std::vector<int>& workers, int pool) {
-  int creator = workers[0], self = g_nearness(creator, creator), span = self, sibling = -1;
+// never a single core: at most the depth of the creator's core's parent
+// (its own depth less one), so that with more workers than cores a gang on
+// one core may still be taken up by the cores beside it.
+int gang_span(const std::vector<int>& workers) {
+  int creator = workers[0], span = g_nearness(creator, creator) - 1;
   for (int w : workers) span = std::min(span, g_nearness(creator, w));
-  for (int w = 0; w < pool; ++w)
-    if (int v = g_nearness(creator, w); v < self) sibling = std::max(sibling, v);
-  return sibling < 0 ? span : std::min(span, sibling);
+  return span;
 }
 
 void lock_reservations() { g_reserve.lock(); }
@@ -254,7 +252,7 @@ GangReservation reserve_gang_locked(int creator, int want, uint64_t enclosing, b
   GangReservation r;
   r.workers.push_back(creator);
   for (int i = 0; i < want - 1; ++i) r.workers.push_back(others[std::size_t(i)]);
-  if (g_nearness) key->span = gang_span(r.workers, n);
+  if (g_nearness) key->span = gang_span(r.workers);
   for (int w : r.workers) {
     g_workers[w].load.fetch_add(1, memory_order_relaxed);
     g_workers[w].reserved.push_back(key);  // the master in its fork, then each member
