@@ -48,6 +48,7 @@ std::string& g_places_name = *new std::string;  // the abstract name the places 
 bool g_requested = false;
 constexpr int kMaxWorkers = ult::Worker::kMaxWorkers;
 int g_worker_place[kMaxWorkers];  // each worker's current pin (place index, -1 unknown); its own thread only
+bool g_places_are_cores = false;  // place k is core k (Topology::core_places), so a pin names a core
 
 std::vector<std::vector<int>> group_by(const sched::Topology& topo, sched::Level level) {
   std::vector<std::vector<int>> out;
@@ -375,6 +376,12 @@ void places_init(const sched::Topology& topo) {
   if (g_bind_list.empty() && !places_spec.empty()) g_bind_list.push_back(omp_proc_bind_true);
   g_requested = !g_bind_list.empty() && g_bind_list[0] != omp_proc_bind_false;
   for (int& p : g_worker_place) p = -1;
+  g_places_are_cores = g_places == topo.core_places();
+}
+
+int bound_core() {
+  const Thread* me = current_thread_fast();
+  return me && g_places_are_cores ? me->binding.place : -1;
 }
 
 const std::vector<std::vector<int>>& places() { return g_places; }

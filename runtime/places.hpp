@@ -34,6 +34,10 @@ void assign_places(const Binding& master, int bind, int n, std::vector<Binding>&
 Binding bind_root_thread(int number);
 // Pins the calling worker to `place` unless it already is.
 void follow_place(int place);
+// The core the calling OpenMP thread is bound to when each place is one
+// core (the default places, OMP_PLACES=cores): its place, that core's index
+// in tree order. -1 when it is not bound, or places are not cores.
+int bound_core();
 // At an outermost fork, binding off: moves a worker pinned where the initial
 // thread runs now to a free place (places.cpp says why). Initial thread only.
 // Unpins every worker once the pool has more workers than places (unbound

@@ -31,6 +31,7 @@
 #include "runtime/alloc.hpp"
 #include "runtime/api.hpp"
 #include "runtime/help.hpp"
+#include "runtime/places.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/team.hpp"
 #include "scheduler/steal_policy.hpp"
@@ -911,7 +912,10 @@ int modelled_memory_node_here() {
   ult::Worker* w = ult::Worker::current();
   const std::vector<int>& node_of = g_placement.numa_of_worker_core;
   if (!w || !w->in_pool() || node_of.empty()) return 0;
-  return node_of[std::size_t(w->id()) % node_of.size()];
+  // A bound thread is on its place's core, whichever worker runs it (thread
+  // 1 of a team bound spread over 4 cores is on core 2, run by worker 1).
+  int core = bound_core();
+  return node_of[std::size_t(core >= 0 ? core : w->id()) % node_of.size()];
 }
 
 void* task_detach_event(void* payload) {

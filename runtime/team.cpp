@@ -21,6 +21,7 @@
 #include "runtime/team.hpp"
 #include "runtime/ompt.hpp"
 
+#include "runtime/alloc.hpp"
 #include "runtime/display.hpp"
 #include "runtime/help.hpp"
 #include "runtime/places.hpp"
@@ -731,13 +732,14 @@ sched::MoldModel& g_mold = *new sched::MoldModel;  // leaked: members may still 
 
 // Traced: each region whose width the model chose, at its join (a[0] the
 // width, a[1] the width asked, a[2] the measured time in microseconds,
-// a[3] the predicted one, 0 while exploring).
+// a[3] the predicted one, 0 while exploring; `end` the leader place).
 uint16_t g_k_mold = 0;
 void mold_args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Json& o) {
   o.num("width", r.a[0]);
   o.num("asked", r.a[1]);
   o.num("measured_us", r.a[2]);
   if (r.a[3]) o.num("predicted_us", r.a[3]);
+  o.num("leader", r.end);
   o.str("choice", r.flags ? "exploring" : "model");
 }
 
@@ -792,10 +794,11 @@ void wait_for_room(sched::MoldModel::Decision& mold, int idle) {
 // The region's end: what it took, into the model.
 void mold_record(Team* team) {
   uint64_t ns = now_ns() - team->mold_start_ns;
-  g_mold.record({team->mold_fn, team->mold_where}, team->nthreads, ns);
+  g_mold.record({team->mold_fn, team->mold_where, team->mold_leader}, team->nthreads, ns);
   if (ult::trace::on()) {
     ult::trace::instant(g_k_mold, uint32_t(team->nthreads), uint32_t(team->mold_asked), uint32_t(ns / 1000),
-                        uint32_t(team->mold_predicted_ns / 1000), 0, team->mold_exploring);
+                        uint32_t(team->mold_predicted_ns / 1000), uint32_t(team->mold_leader),
+                        team->mold_exploring);
   }
   team->mold_fn = nullptr;
 }
@@ -963,6 +966,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   bool nested = me->team->active_level >= 1 || me->team->league_size > 1;
   sched::MoldModel::Decision mold;
   uintptr_t mold_where = 0;
+  int mold_leader = 0;
   int asked = n;
   bool molded = nested && n > 1 && !req.league && molding(me);
   if (molded) {
@@ -970,8 +974,9 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     // encountering task named (1 + its index), else unknown (0).
     int list = me->current_task ? me->current_task->affinity_list : -1;
     mold_where = list >= 0 ? uintptr_t(list) + 1 : 0;
+    mold_leader = modelled_memory_node_here();
     int idle = idle_workers();
-    mold = g_mold.choose({req.body.fn, mold_where}, n, idle);
+    mold = g_mold.choose({req.body.fn, mold_where, mold_leader}, n, idle);
     wait_for_room(mold, idle);
     n = mold.width;
   }
@@ -980,6 +985,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     if (!molded) return t;
     t->mold_asked = asked;
     t->mold_where = mold_where;
+    t->mold_leader = mold_leader;
     t->mold_predicted_ns = uint64_t(mold.predicted_ns);
     t->mold_exploring = mold.exploring;
     t->mold_start_ns = now_ns();

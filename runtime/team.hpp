@@ -154,6 +154,7 @@ struct alignas(kCacheLine) Team {
   uint64_t mold_start_ns = 0;
   uint64_t mold_predicted_ns = 0;  // the model's estimate for the width chosen (0 while exploring)
   uintptr_t mold_where = 0;        // the model's address for its data (team.cpp)
+  int mold_leader = 0;             // the model's leader place: the master's NUMA node
   int mold_asked = 0;              // the width the program asked for
   bool mold_exploring = false;
   uint32_t trace_id = 0;     // this region's number in the trace (trace.cpp; 0 while tracing is off)

@@ -4,6 +4,14 @@
 // width. A region's kind is its microtask (the outlined body: the same
 // parallel construct) and a number standing for where its data lives
 // (runtime/team.cpp: the task list an affinity clause named; 0 when unknown).
+// Each kind keeps one table of widths per leader place, ARMS's (leader,
+// width) partition: the leader is the NUMA node of the worker the region's
+// master runs on, and the team is placed around it (scheduler/gang.cpp), so
+// a region started far from its data is timed apart from one started near
+// it. The model does not move the leader: the master is the encountering
+// thread, a started fiber that stays on its worker (compiled code keeps
+// thread-local addresses across calls); where it runs is chosen before it
+// starts, by the task list its task was queued on (the affinity clause).
 //
 // The rule, per kind, over the widths 1, 2, 4, ... up to the width asked:
 // - explore: the widest width's trials first, back to back (the first
@@ -46,7 +54,8 @@ class MoldModel {
   struct Key {
     const void* fn = nullptr;
     uintptr_t where = 0;
-    bool operator==(const Key& o) const { return fn == o.fn && where == o.where; }
+    int leader = 0;  // the place of the region's master: its worker's NUMA node
+    bool operator==(const Key& o) const { return fn == o.fn && where == o.where && leader == o.leader; }
   };
   struct Decision {
     int width = 1;
@@ -78,7 +87,8 @@ class MoldModel {
  private:
   struct Hash {
     std::size_t operator()(const Key& k) const {
-      return std::hash<const void*>()(k.fn) ^ (std::hash<uintptr_t>()(k.where) * 0x9E3779B97F4A7C15ull);
+      return std::hash<const void*>()(k.fn) ^
+             (std::hash<uintptr_t>()(k.where * 64 + uintptr_t(k.leader)) * 0x9E3779B97F4A7C15ull);
     }
   };
   struct Stats {

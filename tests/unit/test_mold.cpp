@@ -95,6 +95,27 @@ TEST_CASE("mold: kinds are separate, and a retry keeps every estimate current", 
   CHECK(settled(chosen) == 4);
 }
 
+TEST_CASE("mold: each leader place keeps its own table", "[mold]") {
+  // One kind (same microtask, same data) started from two NUMA nodes,
+  // alternately: near its data (leader 0) four workers stream fastest; from
+  // the far node (leader 1) the remote bandwidth saturates at two and a
+  // third and fourth member only add traffic. Each leader settles on its
+  // own best; in one table the two would share one answer.
+  MoldModel m;
+  int fn;
+  auto near = [](int w) { return w == 1 ? 1e5 : w == 2 ? 0.6e5 : 0.4e5; };
+  auto far = [](int w) { return w == 1 ? 1.2e5 : w == 2 ? 0.7e5 : 0.9e5; };
+  std::vector<int> at0, at1;
+  for (int i = 0; i < 60; ++i) {
+    at0.push_back(run(m, {&fn, 0, 0}, 4, 3, 1, near)[0]);
+    at1.push_back(run(m, {&fn, 0, 1}, 4, 3, 1, far)[0]);
+  }
+  CHECK(settled(at0) == 4);
+  CHECK(settled(at1) == 2);
+  CHECK(m.estimate({&fn, 0, 0}, 4).first == Approx(0.4e5));
+  CHECK(m.estimate({&fn, 0, 1}, 4).first == Approx(0.9e5));
+}
+
 TEST_CASE("mold: one outlier moves an estimate by a quarter at most; a faster sample replaces it", "[mold]") {
   MoldModel m;
   int fn;

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The moldable-region model's leader place, read from the trace.
+
+    check_mold_leader.py --lib build/libbobbin.so --topology 'numa:2 core:2 pu:1'
+                         -- PROGRAM ROUNDS CORES_PER_NODE NODES
+
+Runs mold_leader (an outer team bound spread on cores, one thread per NUMA
+node, each opening ROUNDS nested regions of one construct with dyn-var
+true) with BOBBIN_TRACE and BOBBIN_TOPOLOGY, reads its `leader THREAD
+NODE` lines and the trace's `mold` events, and checks that
+- the outer threads sat on different nodes (one per node);
+- every node's ROUNDS regions are traced with that node as leader;
+- each leader explored every width itself (widths 1 and CORES_PER_NODE
+  traced as `exploring` under each leader): its own table, not one shared
+  by the kind.
+Exit status 0 if so, 1 otherwise (each failure printed).
+"""
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--lib', required=True)
+    ap.add_argument('--topology', required=True)
+    ap.add_argument('cmd', nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == '--' else a.cmd
+    rounds, per_node, nodes = int(cmd[1]), int(cmd[2]), int(cmd[3])
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, 'trace.json')
+        env = dict(os.environ, LD_PRELOAD=a.lib, BOBBIN_TRACE=path, BOBBIN_TOPOLOGY=a.topology,
+                   OMP_PLACES='cores')
+        env.pop('OMP_NUM_THREADS', None)
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode != 0:
+            print(r.stdout + r.stderr, end='')
+            print(f'FAIL: {cmd} exited with {r.returncode}')
+            return 1
+        with open(path) as f:
+            events = json.load(f)['traceEvents']
+    failures = []
+    leaders = sorted(int(l.split()[2]) for l in r.stdout.splitlines() if l.startswith('leader '))
+    if leaders != list(range(nodes)):
+        failures.append(f'the outer threads sat on nodes {leaders}, want one on each of {nodes}')
+    molds = sorted((e for e in events if e.get('name') == 'mold'), key=lambda e: e['ts'])
+    by_leader = collections.defaultdict(list)
+    for e in molds:
+        by_leader[e['args'].get('leader')].append(e['args'])
+    if sorted(by_leader) != list(range(nodes)):
+        failures.append(f'mold events under leaders {sorted(by_leader, key=str)}, want {list(range(nodes))}')
+    for node in range(nodes):
+        got = by_leader.get(node, [])
+        if len(got) != rounds:
+            failures.append(f'leader {node}: {len(got)} regions traced, want {rounds}')
+        explored = {g['width'] for g in got if g.get('choice') == 'exploring'}
+        if explored != {1, per_node}:
+            failures.append(f'leader {node} explored widths {sorted(explored)}, want [1, {per_node}] '
+                            '(a table of its own)')
+    for f in failures[:10]:
+        print('FAIL: ' + f)
+    if not failures:
+        summary = {n: [g['width'] for g in by_leader[n]] for n in range(nodes)}
+        print(f'{nodes} leaders, each its own exploration; widths by leader: {summary}')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
