@@ -377,6 +377,9 @@ void places_init(const sched::Topology& topo) {
   g_requested = !g_bind_list.empty() && g_bind_list[0] != omp_proc_bind_false;
   for (int& p : g_worker_place) p = -1;
   g_places_are_cores = g_places == topo.core_places();
+  // A bound thread's fiber re-pins its worker as it resumes (ult/worker.cpp):
+  // a worker that ran members bound elsewhere while it waited follows them.
+  ult::install_resumed_hook(&follow_place);
 }
 
 int bound_core() {

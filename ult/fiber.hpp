@@ -52,6 +52,11 @@ class Fiber {
   bool pool_only() const { return pool_only_; }
   void set_pool_only(bool v) { pool_only_ = v; }
   void set_user(void* u) { user_ = u; }
+  // The place this fiber's thread is bound to (-1: none), for the resumed
+  // hook (Worker::install_resumed_hook): a worker that ran fibers of other
+  // places in between re-pins as this one resumes. Its own thread only.
+  int place() const { return place_; }
+  void set_place(int p) { place_ = p; }
   Worker* home() const { return home_; }
   bool started() const { return ctx_ != nullptr; }
   const Stack& stack() const { return stack_; }
@@ -88,6 +93,7 @@ class Fiber {
   std::size_t asan_size_ = 0;
   uint64_t order_key_ = 0;        // written by the owner before queueing; see order_key()
   bool pool_only_ = false;        // see pool_only()
+  int place_ = -1;                // see place()
   uint32_t trace_id_ = 0;         // written by prepare (owner) or the worker that adopts it, before the fiber runs
 };
 

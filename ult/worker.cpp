@@ -99,6 +99,8 @@ std::vector<Worker*>& g_idle_spares = *new std::vector<Worker*>;  // never destr
 void install_work_hooks(WorkHooks hooks) { g_hooks = hooks; }
 const WorkHooks& work_hooks() { return g_hooks; }
 void install_rescued_hook(void (*fn)(Fiber* f)) { g_hooks.rescued = fn; }
+static void (*g_resumed)(int place) = nullptr;
+void install_resumed_hook(void (*fn)(int place)) { g_resumed = fn; }
 
 static void (*g_initial_placement)() = nullptr;
 void install_initial_placement_hook(void (*fn)()) { g_initial_placement = fn; }
@@ -206,6 +208,10 @@ void Worker::switch_away(AfterSwitch after, void* arg, trace::Leave why) {
   running_ = next;
   FiberOps::switch_to(from, next, after, arg);
   // Back on `from`: whoever switched here has already set running_ = from.
+  // A bound fiber takes its place back (the worker may have followed other
+  // fibers' places meanwhile); not inside the preemption signal handler,
+  // where pinning (hwloc allocates) is not async-signal-safe.
+  if (from->place_ >= 0 && g_resumed && why != trace::Leave::Preempt) [[unlikely]] g_resumed(from->place_);
 }
 
 void Worker::yield() {

@@ -81,6 +81,9 @@ struct WorkHooks {
 const WorkHooks& work_hooks();
 // Sets WorkHooks::rescued alone (the runtime's, installed after the scheduler's hooks).
 void install_rescued_hook(void (*fn)(Fiber* f));
+// Called as a fiber with a place (Fiber::place) resumes on its worker, after
+// a switch away other than a preemption: the runtime re-pins the worker there.
+void install_resumed_hook(void (*fn)(int place));
 void install_work_hooks(WorkHooks hooks);
 // Called on worker 0's thread (the program's, which the runtime does not pin
 // unless asked) when it wakes from its idle sleep and when it leaves a team
