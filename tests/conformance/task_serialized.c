@@ -5,6 +5,7 @@
    them, dependences keep their order, a task's descendants run, and
    omp_get_num_threads() is 1 inside them. */
 #include "check.h"
+#include "serial_contexts.h"
 
 static void scenario(const char *where) {
   int done = 0, order[6], n = 0, x = 0, v = 10, child = 0;
@@ -42,18 +43,7 @@ static void scenario(const char *where) {
 }
 
 int main(void) {
-  scenario("sequential part");
-  int flag = 0;
-#pragma omp parallel if(flag)
-  scenario("parallel if(0)");
-#pragma omp parallel num_threads(1)
-  scenario("team of one");
-  omp_set_max_active_levels(1);
-#pragma omp parallel num_threads(2)
-  {
-#pragma omp parallel num_threads(3)
-    scenario("inactive nested region");
-  }
+  conf_in_serial_contexts(scenario);
   /* tasks left to the end of a team of one */
   int left = 0;
 #pragma omp parallel num_threads(1)

@@ -6,6 +6,7 @@
    complete, so a task that depends on it, and every later task on the same
    data, waits for the event; a task on other data runs at once. */
 #include "check.h"
+#include "serial_contexts.h"
 
 static void scenario(const char *where) {
   int y = 0, z = 0, fulfilled = 0, seen = -1, after = -1, other = -1;
@@ -39,17 +40,6 @@ static void scenario(const char *where) {
 }
 
 int main(void) {
-  scenario("sequential part");
-  int flag = 0;
-#pragma omp parallel if(flag)
-  scenario("parallel if(0)");
-#pragma omp parallel num_threads(1)
-  scenario("team of one");
-  omp_set_max_active_levels(1);
-#pragma omp parallel num_threads(2)
-  {
-#pragma omp parallel num_threads(3)
-    scenario("inactive nested region");
-  }
+  conf_in_serial_contexts(scenario);
   return conf_end();
 }

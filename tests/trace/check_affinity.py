@@ -13,34 +13,18 @@ node and different lists for different nodes. Exit status 0 if so, 1
 otherwise (each failure printed).
 """
 
-import argparse
-import json
-import os
-import subprocess
 import sys
-import tempfile
+
+from modelled_run import parse_args, traced_run
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--lib', required=True)
-    ap.add_argument('--topology', required=True)
-    ap.add_argument('cmd', nargs=argparse.REMAINDER)
-    a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == '--' else a.cmd
+    a, cmd = parse_args()
     tasks = int(cmd[1])
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, 'trace.json')
-        env = dict(os.environ, LD_PRELOAD=a.lib, BOBBIN_TRACE=path, BOBBIN_TOPOLOGY=a.topology,
-                   OMP_PLACES='cores', OMP_NUM_THREADS='4')
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-        if r.returncode != 0:
-            print(r.stdout + r.stderr, end='')
-            print(f'FAIL: {cmd} exited with {r.returncode}')
-            return 1
-        with open(path) as f:
-            events = json.load(f)['traceEvents']
-    expect = [int(l.split()[2]) for l in r.stdout.splitlines() if l.startswith('expect ')]
+    out, events = traced_run(a, cmd, OMP_PLACES='cores', OMP_NUM_THREADS='4')
+    if events is None:
+        return 1
+    expect = [int(l.split()[2]) for l in out.splitlines() if l.startswith('expect ')]
     got = sorted((e for e in events if e.get('name') == 'task affinity'), key=lambda e: e['ts'])
     failures = []
     if len(got) != tasks * len(expect) or not expect:

@@ -16,37 +16,20 @@ NODE` lines and the trace's `mold` events, and checks that
 Exit status 0 if so, 1 otherwise (each failure printed).
 """
 
-import argparse
 import collections
-import json
-import os
-import subprocess
 import sys
-import tempfile
+
+from modelled_run import parse_args, traced_run
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--lib', required=True)
-    ap.add_argument('--topology', required=True)
-    ap.add_argument('cmd', nargs=argparse.REMAINDER)
-    a = ap.parse_args()
-    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == '--' else a.cmd
+    a, cmd = parse_args()
     rounds, per_node, nodes = int(cmd[1]), int(cmd[2]), int(cmd[3])
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, 'trace.json')
-        env = dict(os.environ, LD_PRELOAD=a.lib, BOBBIN_TRACE=path, BOBBIN_TOPOLOGY=a.topology,
-                   OMP_PLACES='cores')
-        env.pop('OMP_NUM_THREADS', None)
-        r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
-        if r.returncode != 0:
-            print(r.stdout + r.stderr, end='')
-            print(f'FAIL: {cmd} exited with {r.returncode}')
-            return 1
-        with open(path) as f:
-            events = json.load(f)['traceEvents']
+    out, events = traced_run(a, cmd, OMP_PLACES='cores', OMP_NUM_THREADS=None)
+    if events is None:
+        return 1
     failures = []
-    leaders = sorted(int(l.split()[2]) for l in r.stdout.splitlines() if l.startswith('leader '))
+    leaders = sorted(int(l.split()[2]) for l in out.splitlines() if l.startswith('leader '))
     if leaders != list(range(nodes)):
         failures.append(f'the outer threads sat on nodes {leaders}, want one on each of {nodes}')
     molds = sorted((e for e in events if e.get('name') == 'mold'), key=lambda e: e['ts'])
