@@ -382,6 +382,11 @@ void places_init(const sched::Topology& topo) {
   ult::install_resumed_hook(&follow_place);
 }
 
+void take_place(int place) {
+  follow_place(place);
+  if (ult::Fiber* f = ult::Worker::current_fiber()) f->set_place(place);
+}
+
 int bound_core() {
   const Thread* me = current_thread_fast();
   return me && g_places_are_cores ? me->binding.place : -1;

@@ -34,6 +34,10 @@ void assign_places(const Binding& master, int bind, int n, std::vector<Binding>&
 Binding bind_root_thread(int number);
 // Pins the calling worker to `place` unless it already is.
 void follow_place(int place);
+// follow_place for a bound thread: also marks the running fiber with the
+// place, so that its worker is pinned there again each time the fiber
+// resumes (the worker may follow other fibers' places meanwhile).
+void take_place(int place);
 // The core the calling OpenMP thread is bound to when each place is one
 // core (the default places, OMP_PLACES=cores): its place, that core's index
 // in tree order. -1 when it is not bound, or places are not cores.

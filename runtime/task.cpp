@@ -809,11 +809,14 @@ void task_submit(void* payload, const DepItem* deps, int ndeps) {
   // in a serial team (depchain at 1 thread: 2.5x libomp's time with the
   // table). An earlier sibling still incomplete (detached, untied, queued)
   // keeps every later one on the table.
-  if (ndeps > 0 && completes_in_place(t) && no_incomplete_children(th) && run_now(th, t)) ndeps = 0;
+  bool now = false;
+  if (ndeps == 0 || (completes_in_place(t) && no_incomplete_children(th))) {
+    now = run_now(th, t);
+    if (now) ndeps = 0;
+  }
   if (ndeps == 0) {
     // Ready now: decided once, here. Run at once, it is counted only if it
     // may finish after its creator goes on (see Task::counted).
-    bool now = run_now(th, t);
     adopt(th, t, !(now && completes_in_place(t)));
     if (now) {
       run_inline(th, t);

@@ -409,10 +409,7 @@ void end_part(Team* team) {
 void member_main(ult::Fiber* f) {
   auto* m = static_cast<Thread*>(f->user());
   Team* team = m->team;
-  if (m->binding.place >= 0) {
-    follow_place(m->binding.place);
-    f->set_place(m->binding.place);  // taken back each time it resumes
-  }
+  if (m->binding.place >= 0) take_place(m->binding.place);
   display_affinity_if_enabled();
   // A league's threads are seen as its teams' initial tasks (run_as_initial_thread).
   bool tool = ompt::on() && !(team->ompt.flags & ompt_parallel_league);
@@ -949,10 +946,7 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n, bool molded) {
 void pin_initial_thread(const Thread* me) {
   if (me != g_initial || g_initial_pinned) return;
   g_initial_pinned = true;
-  if (!g_pin_initial) return;
-  int place = initial_binding().place;
-  follow_place(place);
-  if (ult::Fiber* f = ult::Worker::current_fiber()) f->set_place(place);  // taken back each time it resumes
+  if (g_pin_initial) take_place(initial_binding().place);
 }
 
 // Fork steps 1-3: returns the new team, whose thread 0 the caller now is.
