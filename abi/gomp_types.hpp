@@ -111,13 +111,19 @@ bool chunk_out(int64_t lower, int64_t upper, int64_t stride, T* istart, T* iend)
 
 // ordered(n) loops: the dependence space is counts[i] iterations per
 // dimension, numbered from 0; the worksharing loop runs the first dimension.
+// gcc leaves the counts after a zero one unwritten (the space is empty, and
+// libgomp reads no further): they are not read, and their dimensions are
+// empty too. Read, stack garbage made a flag array of 2^63 entries
+// (libgomp's doacross-1 at 8 threads: std::bad_array_new_length in 1 run
+// of 6).
 template <class T>
 struct DoacrossSpace {
   std::vector<rt::DoacrossDim> space;
   const rt::DoacrossDim* dims;
   int n;
-  DoacrossSpace(unsigned ncounts, const T* counts) : space(ncounts), dims(space.data()), n(int(ncounts)) {
-    for (unsigned i = 0; i < ncounts; ++i) space[i] = rt::DoacrossDim{0, int64_t(counts[i]) - 1, 1};
+  DoacrossSpace(unsigned ncounts, const T* counts)
+      : space(ncounts, rt::DoacrossDim{0, -1, 1}), dims(space.data()), n(int(ncounts)) {
+    for (unsigned i = 0; i < ncounts && counts[i] != 0; ++i) space[i] = rt::DoacrossDim{0, int64_t(counts[i]) - 1, 1};
   }
 };
 
