@@ -36,7 +36,7 @@ struct alignas(kCacheLine) LoopBuffer {
   alignas(kCacheLine) Atomic<uint64_t> ordered_next{0};  // next iteration allowed into `ordered`
   WaitWord ordered_ww;
   Atomic<int> left{0};                            // threads that have left the loop
-  // Doacross: one flag word per iteration (null when not a doacross loop),
+  // Doacross: one flag bit per iteration (null when not a doacross loop),
   // and each ordered dimension's lower bound, step and extent (any number of
   // dimensions: gcc passes every one of ordered(n), 61 in libgomp's tests).
   struct DepDim {
