@@ -102,9 +102,18 @@ bool try_acquire(Atomic<uint32_t>* w) {
 // a runtime spin lock held (a switch there could block the lock's next
 // taker on this worker). gcc inlines a flush as a fence: its programs keep
 // the monitor's rescue.
+namespace {
+// What a wait outside the runtime made of one of its calls does on a fiber:
+// the worker's runnable fibers go first (none queued: one relaxed load).
+// Not with a runtime spin lock held.
+void let_queued_fibers_run() {
+  if (t_spinlocks_held == 0) ult::Worker::yield_to_queued();
+}
+}  // namespace
+
 void flush() {
   fence_seq_cst();
-  if (t_spinlocks_held == 0) ult::Worker::yield_to_queued();
+  let_queued_fibers_run();
 }
 
 // ---- barrier, single, masked, copyprivate ------------------------------------
@@ -192,14 +201,9 @@ void lock_wake(void* lock) { ult::unpark_on(word(lock), 1); }
 // holds off until the monitor's preemption: LLVM's omp_test_lock at 8
 // threads on 2 cores took 20-26 s against 0.02 s on libomp. So a failed
 // test lets the worker's runnable fibers go first, as a flush does.
-namespace {
-void after_failed_test() {
-  if (t_spinlocks_held == 0) ult::Worker::yield_to_queued();
-}
-}  // namespace
 bool lock_test(void* lock) {
   if (try_acquire(word(lock))) return true;
-  after_failed_test();
+  let_queued_fibers_run();
   return false;
 }
 
@@ -284,7 +288,7 @@ int nest_lock_test(void* lock) {
   uint32_t me = self_id();
   if ((l->owner.load(memory_order_relaxed) & ~kWaiters) == me) return int(++l->count);
   if (!nest_try(l, me)) {
-    after_failed_test();
+    let_queued_fibers_run();
     return 0;
   }
   l->count = 1;
