@@ -104,8 +104,19 @@ static bool all_memory(const DepItem* items, int n) {
   return false;
 }
 
+// The address named by the first writing clause, else by the first reading
+// one (DepNode::data).
+static uintptr_t declared_data(const DepItem* items, int n) {
+  for (int i = 0; i < n; ++i)
+    if (items[i].kind != kDepIn && !(items[i].kind & kDepAllMemory)) return items[i].addr;
+  for (int i = 0; i < n; ++i)
+    if (!(items[i].kind & kDepAllMemory)) return items[i].addr;
+  return 0;
+}
+
 bool deps_register(Task* parent, Task* t, const DepItem* items, int n) {
   t->deps = new DepNode;
+  t->deps->data = declared_data(items, n);
   t->deps->npred.store(1, memory_order_relaxed);  // the registration guard
   if (!parent->domain) parent->domain = new DepDomain;
   DepDomain* d = parent->domain;

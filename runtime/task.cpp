@@ -906,6 +906,13 @@ void task_set_affinity(void* payload, const void* addr, std::size_t len) {
     ult::trace::instant(g_k_affinity, uint32_t(t->affinity_list), uint32_t(node));
 }
 
+int data_list_of(const Task* t) {
+  if (t->affinity_list >= 0) return t->affinity_list;
+  if (!t->deps || !t->deps->data) return -1;
+  int node = -1;
+  return affinity_list_of(reinterpret_cast<const void*>(t->deps->data), &node);
+}
+
 int modelled_memory_nodes() {
   ensure_initialized();
   return g_modelled_nodes;

@@ -37,6 +37,10 @@ struct DepNode {
   Atomic<bool> done{false};                   // set under lock; read lock-free by waiters
   Atomic<int> npred{0};                       // unfinished predecessors (+1 while being registered)
   std::vector<Task*> succ GUARDED_BY(lock);   // tasks waiting for this one
+  // The task's declared data, for the moldable model's `where` when it has
+  // no affinity clause: the first address it writes (out, inout,
+  // mutexinoutset, inoutset), else the first it reads; 0 for depend(omp_all_memory).
+  uintptr_t data = 0;
 };
 
 // Counter layout, one 64-bit word per task (Task::count):
@@ -142,6 +146,11 @@ void run_task(Thread* th, Task* t);             // runs a task taken from a queu
 bool team_quiescent(Team* team);                // every task of the team has completed
 void hold_task(Task* t);                        // one more memory reference
 void release_task_ref(Task* t);                 // one less (frees at zero)
+// The task list nearest where the task's data lives: its affinity clause's,
+// else the one under the NUMA node holding its declared data (the first
+// address of its depend clauses, DepNode::data); -1 if neither names one
+// (a single-node machine, no clause, memory the kernel cannot place).
+int data_list_of(const Task* t);
 
 // hidden_helper.cpp
 // The global thread ids 1..n the hidden helper threads have (n: 0 when they

@@ -739,7 +739,9 @@ void mold_args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Js
   o.num("asked", r.a[1]);
   o.num("measured_us", r.a[2]);
   if (r.a[3]) o.num("predicted_us", r.a[3]);
-  o.num("leader", r.end);
+  o.num("leader", uint32_t(r.end));
+  // The task list holding the region's data (mold_where: 1 + its index; 0, unknown: not shown).
+  if (uint32_t where = uint32_t(r.end >> 32)) o.num("where", where - 1);
   o.str("choice", r.flags ? "exploring" : "model");
 }
 
@@ -797,7 +799,8 @@ void mold_record(Team* team) {
   g_mold.record({team->mold_fn, team->mold_where, team->mold_leader}, team->nthreads, ns);
   if (ult::trace::on()) {
     ult::trace::instant(g_k_mold, uint32_t(team->nthreads), uint32_t(team->mold_asked), uint32_t(ns / 1000),
-                        uint32_t(team->mold_predicted_ns / 1000), uint32_t(team->mold_leader),
+                        uint32_t(team->mold_predicted_ns / 1000),
+                        uint64_t(uint32_t(team->mold_leader)) | uint64_t(uint32_t(team->mold_where)) << 32,
                         team->mold_exploring);
   }
   team->mold_fn = nullptr;
@@ -971,8 +974,9 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   bool molded = nested && n > 1 && !req.league && molding(me);
   if (molded) {
     // Where its data lives: the task list an affinity clause of the
-    // encountering task named (1 + its index), else unknown (0).
-    int list = me->current_task ? me->current_task->affinity_list : -1;
+    // encountering task named, else the one under the node holding the
+    // data its depend clauses declare (1 + its index), else unknown (0).
+    int list = me->current_task ? data_list_of(me->current_task) : -1;
     mold_where = list >= 0 ? uintptr_t(list) + 1 : 0;
     mold_leader = modelled_memory_node_here();
     int idle = idle_workers();
