@@ -199,7 +199,9 @@ int parse_bind_word(std::string w) {
 
 // KMP_AFFINITY, as far as it maps onto places: granularity picks the place
 // kind, the type the binding policy; what does not map is said once.
-void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::string* places, std::string* bind) {
+// Returns whether it names a type (compact, scatter, balanced, explicit,
+// none, disabled): libomp then ignores OMP_PLACES and OMP_PROC_BIND.
+bool apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::string* places, std::string* bind) {
   std::string gran = "core", type;
   std::size_t pos = 0;
   bool said_empty = false;
@@ -243,7 +245,11 @@ void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::
     if (comma == std::string::npos) break;
     pos = comma + 1;
   }
-  if (type == "none" || type == "disabled" || type.empty()) return;
+  if (type.empty()) return false;
+  if (type == "none" || type == "disabled") {
+    *bind = "false";
+    return true;
+  }
   if (places->empty()) {
     if (gran == "fine" || gran == "thread") *places = "threads";
     else if (gran == "socket" || gran == "package") *places = "sockets";
@@ -251,6 +257,7 @@ void apply_kmp_affinity(const sched::Topology& topo, const std::string& v, std::
   }
   *bind = type == "compact" || type == "explicit" ? "close" : "spread";
   (void)topo;
+  return true;
 }
 
 // KMP_HW_SUBSET (libomp's): use only part of the machine, the first N
@@ -317,8 +324,20 @@ bool hw_subset(const sched::Topology& topo, const std::string& spec, std::set<in
 void places_init(const sched::Topology& topo) {
   const Settings& st = settings();
   std::string places_spec = st.places, bind_spec = st.proc_bind;
-  if (!st.kmp_affinity.empty() && places_spec.empty() && bind_spec.empty()) {
-    apply_kmp_affinity(topo, st.kmp_affinity, &places_spec, &bind_spec);
+  // KMP_AFFINITY with a type wins over OMP_PLACES and OMP_PROC_BIND, which
+  // are then ignored with a warning, as libomp does; without one (only
+  // granularity, verbose, a proclist) it applies when neither is set.
+  if (!st.kmp_affinity.empty()) {
+    std::string kmp_places, kmp_bind;
+    bool typed = apply_kmp_affinity(topo, st.kmp_affinity, &kmp_places, &kmp_bind);
+    if (typed) {
+      if (!places_spec.empty())
+        warn_setting("OMP_PLACES", SettingWarning::NotApplied, "OMP_PLACES: ignored because KMP_AFFINITY has been defined");
+      if (!bind_spec.empty())
+        warn_setting("OMP_PROC_BIND", SettingWarning::NotApplied,
+                     "OMP_PROC_BIND: ignored because KMP_AFFINITY has been defined");
+    }
+    if (typed || (places_spec.empty() && bind_spec.empty())) places_spec = kmp_places, bind_spec = kmp_bind;
   }
   g_places = topo.core_places();
   g_places_name = "cores";
