@@ -38,6 +38,7 @@
 #include "ult/parking_lot.hpp"
 #include "ult/spinlock.hpp"
 #include "ult/worker.hpp"
+#include "ult/yield.hpp"
 
 namespace bobbin::rt {
 
@@ -103,17 +104,25 @@ bool try_acquire(Atomic<uint32_t>* w) {
 // taker on this worker). gcc inlines a flush as a fence: its programs keep
 // the monitor's rescue.
 namespace {
-// What a wait outside the runtime made of one of its calls does on a fiber:
-// the worker's runnable fibers go first (none queued: one relaxed load).
-// Not with a runtime spin lock held.
-void let_queued_fibers_run() {
-  if (t_spinlocks_held == 0) ult::Worker::yield_to_queued();
+// What a wait outside the runtime made of one of its calls (a flush, a
+// failed lock test) does: on a fiber, the worker's runnable fibers go first
+// (none queued: one relaxed load); else, while kernel threads outnumber the
+// processors (an outermost team wider than the machine run as kernel
+// threads), the processor goes to another thread, as the runtime's own
+// waits give it up then: the thread waited for may be the one that shares
+// this processor, and without the yield it ran only when the OS ended the
+// spinner's time slice (NPB LU's flag pipeline, clang build, 4 threads on
+// 2 cores with max-active-levels 2: 19.5 s, as libomp). Not with a runtime
+// spin lock held.
+void let_others_run() {
+  if (t_spinlocks_held != 0) return;
+  if (!ult::Worker::yield_to_queued() && ult::Worker::oversubscribed()) os_yield();
 }
 }  // namespace
 
 void flush() {
   fence_seq_cst();
-  let_queued_fibers_run();
+  let_others_run();
 }
 
 // ---- barrier, single, masked, copyprivate ------------------------------------
@@ -203,7 +212,7 @@ void lock_wake(void* lock) { ult::unpark_on(word(lock), 1); }
 // test lets the worker's runnable fibers go first, as a flush does.
 bool lock_test(void* lock) {
   if (try_acquire(word(lock))) return true;
-  let_queued_fibers_run();
+  let_others_run();
   return false;
 }
 
@@ -288,7 +297,7 @@ int nest_lock_test(void* lock) {
   uint32_t me = self_id();
   if ((l->owner.load(memory_order_relaxed) & ~kWaiters) == me) return int(++l->count);
   if (!nest_try(l, me)) {
-    let_queued_fibers_run();
+    let_others_run();
     return 0;
   }
   l->count = 1;
