@@ -18,8 +18,9 @@ void install_preemption();
 void allow_preemption_signal();
 // Rebuilds the table of user-code ranges if objects were loaded since.
 void refresh_user_code_ranges();
-// Asks w's thread to preempt its running fiber; false if it cannot be asked.
-bool send_preemption(Worker& w);
+// Asks w's thread to preempt its running fiber, and with `report` to give
+// it to the `rescued` hook; false if it cannot be asked.
+bool send_preemption(Worker& w, bool report);
 // Whether the preemption signal may reach w's thread without the program
 // seeing it: the thread runs, or it sleeps in a call the kernel restarts
 // after a handler (a read from a pipe, a futex wait without a timeout, ...),

@@ -385,7 +385,8 @@ thread_local unsigned t_signals_taken __attribute__((tls_model("initial-exec")))
 void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
   int saved_errno = errno;
   Worker* w = Worker::current();
-  if (!w || !w->take_preempt_request()) {
+  uint32_t request = w ? w->take_preempt_request() : 0;
+  if (request == 0) {
     // Not a request: the program's own SIGURG, or one of the monitor's
     // whose request an earlier delivery took (SA_NODEFER lets a second
     // signal in while the first one's handler has switched fibers).
@@ -411,7 +412,7 @@ void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
   uintptr_t pc = interrupted_pc(uc);
   bool after_yield = (g_yield_return && pc == g_yield_return) || pc == user_yield_return();
   if (t_spinlocks_held == 0 && (after_yield || in_user_code(pc) || at_restartable_wait(uc)))
-    w->preempt_running();
+    w->preempt_running(request == Worker::kRequestReport);
   errno = saved_errno;
 }
 
@@ -483,9 +484,9 @@ bool signal_unseen(const Worker& w) {
   return in_call == 1 && restarted_after_handler(nr, args);
 }
 
-bool send_preemption(Worker& w) {
+bool send_preemption(Worker& w, bool report) {
   if (!g_installed || !w.native_thread()) return false;
-  w.request_preempt();
+  w.request_preempt(report);
   return pthread_kill(pthread_t(w.native_thread()), SIGURG) == 0;
 }
 

@@ -266,11 +266,11 @@ bool Worker::idle_peer() {
   return false;
 }
 
-void Worker::preempt_running() {
+void Worker::preempt_running(bool report) {
   Fiber* f = running_;
   // Null: the thread is still starting (the signal can come before its idle loop).
   if (!f || f == &idle_ || !has_runnable_queued()) return;
-  if (g_hooks.rescued) g_hooks.rescued(f);
+  if (report && g_hooks.rescued) g_hooks.rescued(f);
   preempts_.store(preempts_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   switch_away(&after_yield, nullptr, trace::Leave::Preempt);
 }

@@ -220,8 +220,13 @@ class alignas(kCacheLine) Worker {
   bool has_runnable_queued() { return fifo_len_.load(memory_order_relaxed) != 0 || ordered_startable(); }
   // The monitor asks this worker's thread to preempt its running fiber
   // (preempt_linux.cpp sends the signal); the handler takes the request.
-  void request_preempt() { preempt_req_.store(1, memory_order_release); }
-  bool take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire) == 1; }
+  // `report`: the preempted fiber goes to the `rescued` hook too (kRequestReport).
+  void request_preempt(bool report) {
+    preempt_req_.store(report ? kRequestReport : kRequest, memory_order_release);
+  }
+  // 0: no request; kRequest, or kRequestReport.
+  uint32_t take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire); }
+  static constexpr uint32_t kRequest = 1, kRequestReport = 2;
   // Fibers the monitor preempted on this worker so far (written by the
   // worker's own thread, in the signal handler; read there too).
   uint64_t preemptions() const { return preempts_.load(memory_order_relaxed); }
@@ -240,8 +245,9 @@ class alignas(kCacheLine) Worker {
   // Inside the preemption signal handler, on this worker's thread, at a
   // point preempt_linux.cpp found safe: the running fiber goes to the back
   // of the FIFO and the next ready fiber runs. The handler returns (and the
-  // interrupted code resumes) when the fiber is switched back to.
-  void preempt_running();
+  // interrupted code resumes) when the fiber is switched back to. `report`:
+  // the fiber goes to the `rescued` hook first.
+  void preempt_running(bool report);
   // A spare: a worker with a kernel thread of its own, outside the pool,
   // that runs only the fibers handed to it (no stealing, no gang
   // reservations), one OpenMP thread at a time. The monitor moves fibers
