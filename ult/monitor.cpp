@@ -124,7 +124,17 @@ struct Seen {
   // Until then the worker takes turns among started fibers (it was
   // preempted): held time is wall time (see the loop).
   uint64_t turns_until = 0;
+  // A kernel thread's turn (end_kernel_turn): its processor time when the
+  // turn began and at the previous sample; `turn_based` false: not yet read.
+  bool turn_based = false;
+  uint64_t turn_cpu = 0;
+  uint64_t turn_last = 0;
+  // Its turns' length, in turns: doubled (up to kMaxTurns) each time the
+  // handler found it computing, back to 1 when it found it spinning.
+  uint32_t turns = 1;
 };
+constexpr uint32_t kMaxTurns = 8;
+constexpr uint64_t kTurnPeriodCap = 20'000'000;  // 20 ms: see monitor_main
 
 // How long worker w's running fiber has held it while runnable fibers were
 // queued, counting only time its kernel thread ran (its processor time) or
@@ -215,6 +225,62 @@ void move_to_spares(Worker& w) {
   }
 }
 
+// Turns of kernel threads. With more kernel threads than processors (an
+// outermost team wider than the machine run as a kernel thread per member:
+// thread-local data in the program, or members that may open active nested
+// regions; or spares), a member that waits for another outside the runtime
+// spins until the OS ends its time slice, while the member it waits for
+// may be queued on that very processor. A flush in a clang build, a failed
+// omp_test_lock and the runtime's own waits give the processor up then
+// (runtime/sync.cpp), but gcc inlines the flush as a fence, and a user spin
+// loop calls nothing: every hand-over of NPB LU's flag pipeline waited for
+// a time slice, 2-7 ms on 2 processors (libgomp and libomp alike).
+//
+// So a worker with nothing queued whose thread has run for a turn (an
+// eighth of stuck_ns of its processor time, as fibers' turns) without a
+// scheduling point and without creating a task gets the preemption signal
+// with a request to end its turn (send_turn_end). The handler gives the
+// processor up (sched_yield: the OS runs another thread waiting for that
+// processor, if there is one) only if the thread seems to spin: found in
+// user code at the spot where the previous end of its turn found it
+// (preempt_linux.cpp, end_turn_if_spinning). A thread found computing has
+// its turns doubled, up to kMaxTurns (2 ms by default, about the OS's own
+// slice); one found spinning is back to one turn. Task creations are seen
+// through the step-0 request (ask_to_yield), set as a turn begins and
+// taken at the next task creation: a thread that runs tasks is in the
+// runtime, not waiting outside it.
+//
+// Costs, 4 kernel threads on 2 processors (OMP_MAX_ACTIVE_LEVELS=2), 11
+// runs: signals every turn to every thread, each yielding, cost fib, sort
+// and nqueens 10-30%; without the yields, the monitor's wake-ups (1000 a
+// second) still cost sort 20% (monitor_main's period); now none of the
+// four (fib, sort, nqueens, multiaxpy) is slower than with no turns.
+//
+// Answers 2 if the previous end of its turn found the thread spinning, 1
+// if it ran since the previous sample, else 0 (the monitor's period
+// depends on it).
+int end_kernel_turn(Worker& w, Seen& s) {
+  long tid = w.kernel_tid();
+  uint64_t cpu = 0;
+  if (!tid || !thread_cpu_ns(tid, &cpu)) return 0;
+  uint32_t result = w.take_turn_result();
+  if (result == Worker::kTurnSpun) s.turns = 1;
+  else if (result == Worker::kTurnComputed) s.turns = std::min(s.turns * 2, kMaxTurns);
+  int answer = result == Worker::kTurnSpun ? 2 : s.turn_based && cpu != s.turn_last ? 1 : 0;
+  s.turn_last = cpu;
+  if (!s.turn_based || !w.asked_to_yield()) {
+    // A new turn: from now, unless a task is created before its end.
+    s.turn_based = true;
+    s.turn_cpu = cpu;
+    w.ask_to_yield();
+    return answer;
+  }
+  if (cpu - s.turn_cpu < s.turns * (g_set.stuck_ns / 8)) return answer;
+  s.turn_cpu = cpu;
+  if (signal_unseen(w)) send_turn_end(w);
+  return answer;
+}
+
 void print_report(uint64_t now, const std::vector<Worker*>& workers, const std::vector<Seen>& seen) {
   fprintf(stderr, "bobbin: watchdog: no OpenMP thread passed a scheduling point for %.1f s while others wait "
                   "(BOBBIN_WATCHDOG); state of the workers:\n",
@@ -250,8 +316,8 @@ void* monitor_main(void*) {
   // a second (multiaxpy, 2^16 per leaf, 4 threads on 2 workers: 0.097 s,
   // 0.093 with the monitor sampling rarely; libgomp 0.095).
   uint64_t moving_period = std::max(idle_period, g_set.stuck_ns / 2);
-  uint64_t hot_until = 0;
-  uint64_t period = idle_period;
+  uint64_t hot_until = 0, turns_until = 0;
+  uint64_t period = idle_period, turn_period = idle_period;
   uint64_t last_sum = 0, last_change = now_ns();
   bool reported = false;
   while (g_stop.load(memory_order_acquire) == 0) {  // pairs with stop_monitor's release
@@ -269,7 +335,8 @@ void* monitor_main(void*) {
       if (Worker* w = Worker::at(i)) workers.push_back(w);
     for (int i = 0; i < spares; ++i) workers.push_back(Worker::spare_at(i));
     if (seen.size() < workers.size()) seen.resize(workers.size());
-    bool queued_anywhere = false, stalled_anywhere = false;
+    bool queued_anywhere = false, stalled_anywhere = false, turning_anywhere = false;
+    bool kernel_turns = g_set.preempt && Worker::oversubscribed();
     int waiting = 0;
     uint64_t sum = 0;
     for (std::size_t i = 0; i < workers.size(); ++i) {
@@ -287,12 +354,19 @@ void* monitor_main(void*) {
         s.progress = p;
         s.since = now;
         s.based = false;
+        s.turn_based = false;
         continue;
       }
       if (!queued) {
         s.based = false;
+        if (kernel_turns) {
+          int turn = end_kernel_turn(w, s);
+          if (turn == 2) turns_until = now + kHotNs;
+          if (turn != 0) turning_anywhere = true;
+        }
         continue;
       }
+      s.turn_based = false;
       stalled_anywhere = true;
       bool blocked = false, hot = now < hot_until;
       if (now - s.since < patience_ns(true, hot)) continue;
@@ -348,6 +422,17 @@ void* monitor_main(void*) {
     else if (now < hot_until) period = patience_ns(true, true);
     else if (stalled_anywhere) period = idle_period;
     else period = std::min(std::max(period, idle_period) * 2, moving_period);
+    // Kernel threads that run: a turn's period while threads spin (one was
+    // found spinning within kHotNs), else a period that doubles up to
+    // kTurnPeriodCap: a wake-up of the monitor takes a processor from a
+    // busy thread, and 1000 of them a second, with no spinning thread to
+    // find, cost sort (4 kernel threads on 2 processors) 20%. The first
+    // spinning thread is then found up to that much later; the OS's own
+    // time slice is a few milliseconds.
+    if (!turning_anywhere) turn_period = idle_period;
+    else if (now < turns_until) turn_period = idle_period;
+    else turn_period = std::min(turn_period * 2, kTurnPeriodCap);
+    if (turning_anywhere) period = std::min(period, turn_period);
   }
   return nullptr;
 }

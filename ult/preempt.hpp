@@ -21,6 +21,10 @@ void refresh_user_code_ranges();
 // Asks w's thread to preempt its running fiber, and with `report` to give
 // it to the `rescued` hook; false if it cannot be asked.
 bool send_preemption(Worker& w, bool report);
+// Asks w's thread to give its processor to another thread that waits for
+// it (sched_yield in the handler, then the interrupted code goes on); false
+// if it cannot be asked.
+bool send_turn_end(Worker& w);
 // Whether the preemption signal may reach w's thread without the program
 // seeing it: the thread runs, or it sleeps in a call the kernel restarts
 // after a handler (a read from a pipe, a futex wait without a timeout, ...),

@@ -520,7 +520,10 @@ void Worker::update_oversubscribed() {
   for (int i = 0; i < spares && threads <= cpus; ++i)
     if (g_spares[i]->unfinished() > 0) ++threads;
   bool over = threads > cpus;
-  if (oversubscribed_.load(memory_order_relaxed) != over) oversubscribed_.store(over, memory_order_relaxed);
+  if (oversubscribed_.load(memory_order_relaxed) == over) return;
+  oversubscribed_.store(over, memory_order_relaxed);
+  // The monitor gives kernel threads turns now (monitor.cpp): out of a long sleep.
+  if (over) monitor_kick();
 }
 
 // ---- spares ----------------------------------------------------------------

@@ -206,6 +206,9 @@ class alignas(kCacheLine) Worker {
   // The monitor's first step with a held worker: ask its running fiber to
   // let the queued ones run at its next task scheduling point. Any thread.
   void ask_to_yield() { yield_req_.store(true, memory_order_relaxed); }
+  // Whether that request is still there: the running fiber has created no
+  // task since (the monitor's probe of a kernel thread's turn).
+  bool asked_to_yield() const { return yield_req_.load(memory_order_relaxed); }
   // At a task scheduling point of the running fiber (no runtime spin lock
   // held): yields if the monitor asked. One load when it did not.
   static void yield_if_asked() {
@@ -224,9 +227,22 @@ class alignas(kCacheLine) Worker {
   void request_preempt(bool report) {
     preempt_req_.store(report ? kRequestReport : kRequest, memory_order_release);
   }
-  // 0: no request; kRequest, or kRequestReport.
+  // The monitor asks this worker's thread to give its processor up for a
+  // moment (kernel threads outnumber the processors and it has run a turn
+  // without a scheduling point): the handler calls sched_yield and returns
+  // to the interrupted code. A pending preemption request is left as it is.
+  void request_turn_end() {
+    uint32_t none = 0;
+    preempt_req_.compare_exchange_strong(none, kRequestYield, memory_order_release, memory_order_relaxed);
+  }
+  // 0: no request; kRequest, kRequestReport or kRequestYield.
   uint32_t take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire); }
-  static constexpr uint32_t kRequest = 1, kRequestReport = 2;
+  static constexpr uint32_t kRequest = 1, kRequestReport = 2, kRequestYield = 3;
+  // What the handler made of the last kRequestYield: kTurnSpun (the thread
+  // seemed to spin and yielded) or kTurnComputed; 0 once the monitor took it.
+  void note_turn(uint32_t result) { turn_result_.store(result, memory_order_relaxed); }
+  uint32_t take_turn_result() { return turn_result_.exchange(0, memory_order_relaxed); }
+  static constexpr uint32_t kTurnSpun = 1, kTurnComputed = 2;
   // Fibers the monitor preempted on this worker so far (written by the
   // worker's own thread, in the signal handler; read there too).
   uint64_t preemptions() const { return preempts_.load(memory_order_relaxed); }
@@ -338,6 +354,7 @@ class alignas(kCacheLine) Worker {
   Atomic<Fiber*> waiting_for_work_{nullptr};  // see note_waiting_for_work
   Atomic<bool> running_started_{false};  // the running fiber is a started fiber (not idle, not a root)
   Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
+  Atomic<uint32_t> turn_result_{0};  // set by the signal handler, taken by the monitor
   Atomic<uint64_t> preempts_{0};     // preempt_running's count (own thread)
   Atomic<uint32_t> signal_safe_wait_{0};  // see in_signal_safe_wait
   Atomic<bool> yield_req_{false};    // set by the monitor, taken at a scheduling point (yield_if_asked)

@@ -10,7 +10,11 @@
    processor: every hand-over took a slice (milliseconds), and a run of NPB
    LU class S took 19.5 s at 4 threads on 2 cores (libomp too). A flush, a
    runtime call in a clang build, now gives the processor up while kernel
-   threads outnumber the processors: a hand-over takes microseconds.
+   threads outnumber the processors: a hand-over takes microseconds. Built
+   by gcc, the flush is an inlined fence and nothing of the runtime runs in
+   the spin: the progress monitor ends the turn of a kernel thread found
+   spinning (ult/monitor.cpp), a few hundred microseconds per hand-over
+   where the OS's time slices took 2-7 ms.
 
    usage: flag_pipeline [ROUNDS]   (default 3000)
    PROGRESS_TIMEOUT (s, default 60) bounds the run: past it the program
