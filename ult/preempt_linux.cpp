@@ -408,7 +408,12 @@ thread_local uintptr_t t_turn_sp __attribute__((tls_model("initial-exec"))) = 0;
 // table above): the runtime's own waits yield by themselves when kernel
 // threads outnumber the processors (Worker::relax), and in a run of sort
 // they were two thirds of the turns. Yielding every turn cost nqueens
-// and sort (4 kernel threads on 2 processors) 5-25%; the monitor hears
+// and sort (4 kernel threads on 2 processors) 5-25%. Requiring the
+// general registers to be the same as well (a spin changes none until its
+// flag does; a computation changes its index) made flag_pipeline's
+// hand-overs twice as slow (a thread's first end of turn in a new wait
+// finds the awaited value changed, and its waits are about a turn long)
+// and NPB's BT, EP and FT no faster (6 runs). The monitor hears
 // which it was (Worker::note_turn) and signals a computing thread less
 // often. No fiber switch here,
 // so any point is safe; but not while the thread holds a runtime spin lock
