@@ -111,6 +111,16 @@ thread_local bool t_monitor = false;
 Atomic<uint64_t> g_moves{0};
 Atomic<uint64_t> g_preempts{0};
 
+// Kernel threads' turns (end_kernel_turn), in units of stuck_ns / 16 of
+// processor time (125 us by default): 2 at first, as fibers' turns; 1 for
+// a thread found spinning, whose turn ends sooner (the monitor then
+// samples every unit: a user spin barrier of 4 and 8 kernel threads on 2
+// processors took 0.65 and 2.2 ms per barrier with turns of 2 units, 0.43
+// and 1.4 with 1); up to 16 (2 ms, about the OS's own slice) for a thread
+// found computing.
+constexpr uint32_t kSpinTurns = 1, kFirstTurns = 2, kMaxTurns = 16;
+uint64_t turn_unit_ns();  // below
+
 struct Seen {
   uint64_t progress = ~uint64_t(0);
   uint64_t since = 0;
@@ -129,11 +139,11 @@ struct Seen {
   bool turn_based = false;
   uint64_t turn_cpu = 0;
   uint64_t turn_last = 0;
-  // Its turns' length, in turns: doubled (up to kMaxTurns) each time the
-  // handler found it computing, back to 1 when it found it spinning.
-  uint32_t turns = 1;
+  // Its turn's length, in units of kTurnUnit: doubled (up to kMaxTurns)
+  // each time the handler found it computing, back to kSpinTurns when it
+  // found it spinning.
+  uint32_t turns = kFirstTurns;
 };
-constexpr uint32_t kMaxTurns = 8;
 constexpr uint64_t kTurnPeriodCap = 20'000'000;  // 20 ms: see monitor_main
 
 // How long worker w's running fiber has held it while runnable fibers were
@@ -237,15 +247,16 @@ void move_to_spares(Worker& w) {
 // a time slice, 2-7 ms on 2 processors (libgomp and libomp alike).
 //
 // So a worker with nothing queued whose thread has run for a turn (an
-// eighth of stuck_ns of its processor time, as fibers' turns) without a
+// eighth of stuck_ns of its processor time at first, as fibers' turns) without a
 // scheduling point and without creating a task gets the preemption signal
 // with a request to end its turn (send_turn_end). The handler gives the
 // processor up (sched_yield: the OS runs another thread waiting for that
 // processor, if there is one) only if the thread seems to spin: found in
-// user code at the spot where the previous end of its turn found it
-// (preempt_linux.cpp, end_turn_if_spinning). A thread found computing has
+// user code at the spot where the previous end of its turn found it, with
+// the same registers or while trusted to spin (preempt_linux.cpp,
+// end_turn_if_spinning). A thread found computing has
 // its turns doubled, up to kMaxTurns (2 ms by default, about the OS's own
-// slice); one found spinning is back to one turn. Task creations are seen
+// slice); one found spinning gets the shortest turn (kSpinTurns). Task creations are seen
 // through the step-0 request (ask_to_yield), set as a turn begins and
 // taken at the next task creation: a thread that runs tasks is in the
 // runtime, not waiting outside it.
@@ -253,18 +264,22 @@ void move_to_spares(Worker& w) {
 // Costs, 4 kernel threads on 2 processors (OMP_MAX_ACTIVE_LEVELS=2), 11
 // runs: signals every turn to every thread, each yielding, cost fib, sort
 // and nqueens 10-30%; without the yields, the monitor's wake-ups (1000 a
-// second) still cost sort 20% (monitor_main's period); now none of the
-// four (fib, sort, nqueens, multiaxpy) is slower than with no turns.
+// second) still cost sort 20% (monitor_main's period); with the spot
+// alone as the spin test, NPB's EP (class W, tight loops) 5-7%. Now fib,
+// sort, nqueens and multiaxpy are within 2-4% of their times without
+// turns (11 runs, noise 3-7%), EP 3%.
 //
 // Answers 2 if the previous end of its turn found the thread spinning, 1
 // if it ran since the previous sample, else 0 (the monitor's period
 // depends on it).
+uint64_t turn_unit_ns() { return g_set.stuck_ns / 16; }
+
 int end_kernel_turn(Worker& w, Seen& s) {
   long tid = w.kernel_tid();
   uint64_t cpu = 0;
   if (!tid || !thread_cpu_ns(tid, &cpu)) return 0;
   uint32_t result = w.take_turn_result();
-  if (result == Worker::kTurnSpun) s.turns = 1;
+  if (result == Worker::kTurnSpun) s.turns = kSpinTurns;
   else if (result == Worker::kTurnComputed) s.turns = std::min(s.turns * 2, kMaxTurns);
   int answer = result == Worker::kTurnSpun ? 2 : s.turn_based && cpu != s.turn_last ? 1 : 0;
   s.turn_last = cpu;
@@ -275,7 +290,7 @@ int end_kernel_turn(Worker& w, Seen& s) {
     w.ask_to_yield();
     return answer;
   }
-  if (cpu - s.turn_cpu < s.turns * (g_set.stuck_ns / 8)) return answer;
+  if (cpu - s.turn_cpu < s.turns * turn_unit_ns()) return answer;
   s.turn_cpu = cpu;
   if (signal_unseen(w)) send_turn_end(w);
   return answer;
@@ -422,15 +437,16 @@ void* monitor_main(void*) {
     else if (now < hot_until) period = patience_ns(true, true);
     else if (stalled_anywhere) period = idle_period;
     else period = std::min(std::max(period, idle_period) * 2, moving_period);
-    // Kernel threads that run: a turn's period while threads spin (one was
-    // found spinning within kHotNs), else a period that doubles up to
+    // Kernel threads that run: a spinning thread's turn as the period while
+    // threads spin (one was found spinning within kHotNs), else a period
+    // that doubles up to
     // kTurnPeriodCap: a wake-up of the monitor takes a processor from a
     // busy thread, and 1000 of them a second, with no spinning thread to
     // find, cost sort (4 kernel threads on 2 processors) 20%. The first
     // spinning thread is then found up to that much later; the OS's own
     // time slice is a few milliseconds.
     if (!turning_anywhere) turn_period = idle_period;
-    else if (now < turns_until) turn_period = idle_period;
+    else if (now < turns_until) turn_period = turn_unit_ns() * kSpinTurns;
     else turn_period = std::min(turn_period * 2, kTurnPeriodCap);
     if (turning_anywhere) period = std::min(period, turn_period);
   }

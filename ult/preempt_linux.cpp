@@ -64,6 +64,7 @@
 #include <sched.h>
 #include <ucontext.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -382,49 +383,75 @@ uintptr_t interrupted_pc(const ucontext_t* uc) {
 
 thread_local unsigned t_signals_taken __attribute__((tls_model("initial-exec"))) = 0;
 
-uintptr_t interrupted_sp(const ucontext_t* uc) {
+// The general registers of the interrupted code but the program counter
+// (end_turn_if_spinning compares them); 0 where not known.
+constexpr int kSpotRegs = 32;
+int interrupted_registers(const ucontext_t* uc, uintptr_t* regs) {
+  int n = 0;
 #if defined(__x86_64__)
-  return uintptr_t(uc->uc_mcontext.gregs[REG_RSP]);
+  static constexpr int kRegs[] = {REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
+                                  REG_RDI, REG_RSI, REG_RBP, REG_RBX, REG_RDX, REG_RAX, REG_RCX, REG_RSP};
+  for (int r : kRegs) regs[n++] = uintptr_t(uc->uc_mcontext.gregs[r]);
 #elif defined(__aarch64__)
-  return uintptr_t(uc->uc_mcontext.sp);
+  for (int r = 0; r < 31; ++r) regs[n++] = uintptr_t(uc->uc_mcontext.regs[r]);
+  regs[n++] = uintptr_t(uc->uc_mcontext.sp);
 #else
-  (void)uc;
-  return 0;
+  (void)uc, (void)regs;
 #endif
+  return n;
 }
 
-// Where the previous end of a turn found this thread (end_turn_if_spinning).
-thread_local uintptr_t t_turn_pc __attribute__((tls_model("initial-exec"))) = 0;
-thread_local uintptr_t t_turn_sp __attribute__((tls_model("initial-exec"))) = 0;
+// Where the previous end of a turn found this thread, with its registers,
+// and how far it is trusted to spin (end_turn_if_spinning).
+struct Spot {
+  uintptr_t pc = 0;
+  int n = 0;
+  uintptr_t regs[kSpotRegs];
+};
+thread_local Spot t_turn_spot __attribute__((tls_model("initial-exec")));
+constexpr int kSpinTrust = 8;
+thread_local int t_spin_trust __attribute__((tls_model("initial-exec"))) = kSpinTrust;
 
 // The end of a kernel thread's turn (monitor.cpp, end_kernel_turn): gives
-// the processor up if the thread seems to spin, that is, if the previous
-// end of its turn found it in the same frame (stack pointer) within a few
-// bytes of code of where it is now: a loop that waits for a flag (load,
-// compare, branch, maybe a pause or a fence) is that small, and a thread
-// that spins is found there turn after turn, in one wait and the next. A
-// thread that computes is found elsewhere most of the time, and keeps the
-// processor until the OS's time slice ends. Only user code counts (the
-// table above): the runtime's own waits yield by themselves when kernel
-// threads outnumber the processors (Worker::relax), and in a run of sort
-// they were two thirds of the turns. Yielding every turn cost nqueens
-// and sort (4 kernel threads on 2 processors) 5-25%. Requiring the
-// general registers to be the same as well (a spin changes none until its
-// flag does; a computation changes its index) made flag_pipeline's
-// hand-overs twice as slow (a thread's first end of turn in a new wait
-// finds the awaited value changed, and its waits are about a turn long)
-// and NPB's BT, EP and FT no faster (6 runs). The monitor hears
-// which it was (Worker::note_turn) and signals a computing thread less
-// often. No fiber switch here,
-// so any point is safe; but not while the thread holds a runtime spin lock
-// (the threads given the processor might spin on that very lock).
+// the processor up if the thread seems to spin.
+//
+// A spin is a small loop (load, compare, branch, maybe a pause or a fence)
+// in user code that changes no register until its flag does: found at the
+// spot (stack pointer, and program counter within a few bytes) where the
+// previous end of its turn found it, with every general register as then,
+// the thread spins. Found at that spot with other registers, it spins in a
+// new wait (the value it waits for has changed since) or it computes in a
+// tight loop (its index has changed): that counts as a spin only while the
+// thread has been seen spinning with the same registers lately (the trust,
+// kSpinTrust ends of turns), since most waits of a flag pipeline are about
+// a turn long, and their first end of turn finds the value changed. Tight
+// loops never show the same registers twice: with the spot alone they
+// yielded every turn, and NPB's EP (4 kernel threads on 2 processors) was
+// 7% slower. A thread starts trusted (a spin's first end of turn may be
+// in a new wait), and a near miss without trust leaves its turns as they
+// are (kTurnNear) rather than lengthening them: about one in ten of a spin
+// barrier's ends of turns were such misses, and lengthened turns made its
+// barriers 1.2-1.5 times slower. Only user code counts (the table above): the runtime's own
+// waits yield by themselves when kernel threads outnumber the processors
+// (Worker::relax), and in a run of sort they were two thirds of the
+// turns. The monitor hears which it was (Worker::note_turn) and gives a
+// computing thread longer turns. No fiber switch here, so any point is
+// safe; but not while the thread holds a runtime spin lock (the threads
+// given the processor might spin on that very lock).
 void end_turn_if_spinning(Worker* w, const ucontext_t* uc) {
   constexpr uintptr_t kLoopBytes = 16;
-  uintptr_t pc = interrupted_pc(uc), sp = interrupted_sp(uc);
-  bool spinning = sp == t_turn_sp && pc + kLoopBytes - t_turn_pc <= 2 * kLoopBytes && in_user_code(pc);
-  t_turn_pc = pc;
-  t_turn_sp = sp;
-  w->note_turn(spinning ? Worker::kTurnSpun : Worker::kTurnComputed);
+  Spot now;
+  now.pc = interrupted_pc(uc);
+  now.n = interrupted_registers(uc, now.regs);
+  Spot& was = t_turn_spot;
+  bool near = now.n > 0 && now.n == was.n && now.pc + kLoopBytes - was.pc <= 2 * kLoopBytes &&
+              now.regs[now.n - 1] == was.regs[was.n - 1] && in_user_code(now.pc);  // the last one: the stack pointer
+  bool same = near && std::equal(now.regs, now.regs + now.n, was.regs);
+  was = now;
+  bool spinning = same || (near && t_spin_trust > 0);
+  if (same) t_spin_trust = kSpinTrust;
+  else if (near && t_spin_trust > 0) --t_spin_trust;
+  w->note_turn(spinning ? Worker::kTurnSpun : near ? Worker::kTurnNear : Worker::kTurnComputed);
   if (spinning && t_spinlocks_held == 0) os_yield();
 }
 

@@ -239,10 +239,11 @@ class alignas(kCacheLine) Worker {
   uint32_t take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire); }
   static constexpr uint32_t kRequest = 1, kRequestReport = 2, kRequestYield = 3;
   // What the handler made of the last kRequestYield: kTurnSpun (the thread
-  // seemed to spin and yielded) or kTurnComputed; 0 once the monitor took it.
+  // seemed to spin and yielded), kTurnNear (it may have: its turns stay as
+  // they are) or kTurnComputed; 0 once the monitor took it.
   void note_turn(uint32_t result) { turn_result_.store(result, memory_order_relaxed); }
   uint32_t take_turn_result() { return turn_result_.exchange(0, memory_order_relaxed); }
-  static constexpr uint32_t kTurnSpun = 1, kTurnComputed = 2;
+  static constexpr uint32_t kTurnSpun = 1, kTurnNear = 2, kTurnComputed = 3;
   // Fibers the monitor preempted on this worker so far (written by the
   // worker's own thread, in the signal handler; read there too).
   uint64_t preemptions() const { return preempts_.load(memory_order_relaxed); }
