@@ -440,7 +440,7 @@ thread_local int t_spin_trust __attribute__((tls_model("initial-exec"))) = kSpin
 // given the processor might spin on that very lock).
 void end_turn_if_spinning(Worker* w, const ucontext_t* uc) {
   constexpr uintptr_t kLoopBytes = 16;
-  Spot now;
+  Spot now{};
   now.pc = interrupted_pc(uc);
   now.n = interrupted_registers(uc, now.regs);
   Spot& was = t_turn_spot;
