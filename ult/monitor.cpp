@@ -119,7 +119,7 @@ Atomic<uint64_t> g_preempts{0};
 // and 1.4 with 1); up to 16 (2 ms, about the OS's own slice) for a thread
 // found computing.
 constexpr uint32_t kSpinTurns = 1, kFirstTurns = 2, kMaxTurns = 16;
-uint64_t turn_unit_ns();  // below
+uint64_t turn_unit_ns() { return g_set.stuck_ns / 16; }
 
 struct Seen {
   uint64_t progress = ~uint64_t(0);
@@ -139,7 +139,7 @@ struct Seen {
   bool turn_based = false;
   uint64_t turn_cpu = 0;
   uint64_t turn_last = 0;
-  // Its turn's length, in units of kTurnUnit: doubled (up to kMaxTurns)
+  // Its turn's length, in units of turn_unit_ns(): doubled (up to kMaxTurns)
   // each time the handler found it computing, back to kSpinTurns when it
   // found it spinning.
   uint32_t turns = kFirstTurns;
@@ -272,8 +272,6 @@ void move_to_spares(Worker& w) {
 // Answers 2 if the previous end of its turn found the thread spinning, 1
 // if it ran since the previous sample, else 0 (the monitor's period
 // depends on it).
-uint64_t turn_unit_ns() { return g_set.stuck_ns / 16; }
-
 int end_kernel_turn(Worker& w, Seen& s) {
   long tid = w.kernel_tid();
   uint64_t cpu = 0;

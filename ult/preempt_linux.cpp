@@ -562,16 +562,23 @@ bool signal_unseen(const Worker& w) {
   return in_call == 1 && restarted_after_handler(nr, args);
 }
 
-bool send_preemption(Worker& w, bool report) {
+namespace {
+// Leaves a request on w (`ask`, before the signal: the handler takes it)
+// and sends w's thread the signal; false if it cannot be sent.
+template <typename Ask>
+bool send_request(Worker& w, Ask ask) {
   if (!g_installed || !w.native_thread()) return false;
-  w.request_preempt(report);
+  ask();
   return pthread_kill(pthread_t(w.native_thread()), SIGURG) == 0;
+}
+}  // namespace
+
+bool send_preemption(Worker& w, bool report) {
+  return send_request(w, [&] { w.request_preempt(report); });
 }
 
 bool send_turn_end(Worker& w) {
-  if (!g_installed || !w.native_thread()) return false;
-  w.request_turn_end();
-  return pthread_kill(pthread_t(w.native_thread()), SIGURG) == 0;
+  return send_request(w, [&] { w.request_turn_end(); });
 }
 
 }  // namespace bobbin::ult
