@@ -19,6 +19,16 @@
 
 namespace bobbin::rt {
 
+// The teams of a league (host teams) each combine their team's result into
+// the same original variables, one after another: a team of one is told to
+// combine (1), and without this lock two teams' initial threads did so at
+// once and one team's part was lost (a conformance run of teams distribute
+// parallel for reduction: 2 in 400 runs). The word of a critical section
+// (sync.cpp), for every league: they meet here only at a reduction's end.
+alignas(8) static uint32_t g_league_combine = 0;
+
+static bool combines_for_a_league(const Team* team) { return team->nthreads == 1 && team->league_size > 1; }
+
 static void release_reduction(Team* team, uint32_t seq) {
   team->red_released.store(seq, memory_order_release);  // pairs with the acquire in step 3
   team->red_ww.notify_all();
@@ -28,6 +38,7 @@ int reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool blockin
   Thread* t = current_thread_fast();
   Team* team = t->team;
   int n = team->nthreads;
+  if (combines_for_a_league(team)) critical_begin(&g_league_combine);  // critical_end: reduce_end
   if (n == 1) return 1;
   // nowait with an atomic form: no gather at all; what follows the construct
   // (a barrier, or the region's join) is the only wait, as the spec asks.
@@ -55,6 +66,7 @@ int reduce_begin(void* data, void (*combine)(void* lhs, void* rhs), bool blockin
 void reduce_end(bool blocking) {
   (void)blocking;
   Thread* t = current_thread_fast();
+  if (combines_for_a_league(t->team)) critical_end(&g_league_combine);
   if (t->team->nthreads == 1 || t->tid != 0) return;
   release_reduction(t->team, t->red_seq);
 }
