@@ -188,6 +188,9 @@ class alignas(kCacheLine) Worker {
   // asks the OS how long the thread waited for a processor.
   long kernel_tid() const { return kernel_tid_.load(memory_order_acquire); }
   static constexpr int kMaxWorkers = 4096;
+  // Oversubscribed, a worker whose fibers take turns with yields gives its
+  // processor to the OS at most this often (yield_to_queued, worker.cpp).
+  static constexpr uint64_t kYieldQuantumNs = 20'000;
 
   // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
   // UINT64_MAX = never sleep (OMP_WAIT_POLICY=active).
@@ -340,6 +343,10 @@ class alignas(kCacheLine) Worker {
   Atomic<std::size_t> ready_len_{0};  // written under lock_, read lock-free as a hint
   Atomic<std::size_t> movable_len_{0};  // likewise, counting not-started movable fibers
   Atomic<std::size_t> fifo_len_{0};     // likewise, fibers in ready_ (not ordered_)
+  // yield_to_queued's switches since this worker's kernel thread last gave
+  // its processor up there (its own thread alone).
+  std::size_t yields_in_rotation_ = 0;
+  uint64_t last_os_yield_ns_ = 0;  // when it last did (monotonic clock)
 
   // Sleep protocol word: 1 while the worker is (about to be) asleep on the futex.
   alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
