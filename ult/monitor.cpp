@@ -290,7 +290,13 @@ int end_kernel_turn(Worker& w, Seen& s) {
   }
   if (cpu - s.turn_cpu < s.turns * turn_unit_ns()) return answer;
   s.turn_cpu = cpu;
-  if (signal_unseen(w)) send_turn_end(w);
+  // The handler yields only in the program's code: its table must know
+  // objects loaded since (a plugin's spin; one look at the loader's count
+  // when nothing was loaded).
+  if (signal_unseen(w)) {
+    refresh_user_code_ranges();
+    send_turn_end(w);
+  }
   return answer;
 }
 
