@@ -84,7 +84,10 @@ class WaitWord {
     for (unsigned i = 1;; ++i) {
       if (done()) return true;
       ult::Worker* w = ult::Worker::current();
-      if (w && w->ready_count() != 0) {
+      // Runnable, not merely queued: a gang member held back by G3 would
+      // make the yield come straight back without the processor ever given
+      // up (scheduler/README.md, the master's wait in G4).
+      if (w && w->has_runnable_queued()) {
         ult::Worker::yield();
       } else {
         ult::Worker::relax();
