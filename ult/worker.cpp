@@ -233,8 +233,7 @@ int Worker::waiting_fibers() const {
 // that wait with yields (a sched_yield spin barrier, a flush loop) may wait
 // for a fiber of another worker whose thread the OS is not running: a
 // switch among them never gives the processor up, and the other thread ran
-// only when the OS ended this one's time slice (a 16-member yielding
-// barrier on 16 modelled workers over 2 processors: 20 ms a round). So,
+// only when the OS ended this one's time slice. So,
 // oversubscribed, the worker's thread also yields to the OS after a
 // rotation of its queue (the switches since the last look outnumber the
 // queued fibers) if kYieldQuantumNs passed since it last did: 0.2 s for the

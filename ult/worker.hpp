@@ -108,6 +108,9 @@ class alignas(kCacheLine) Worker {
   // The program's sched_yield on a fiber (yield_linux.cpp): if fibers are
   // runnable on this worker, the calling fiber goes behind them and they run
   // first; true if it switched. False off a fiber or with nothing queued.
+  // While kernel threads outnumber the processors, the thread also gives its
+  // processor to the OS once the queue has had a whole turn (at most every
+  // kYieldQuantumNs).
   static bool yield_to_queued();
   // A blocking call on a fiber (block_linux.cpp): whether another fiber of
   // this worker is queued or started and unfinished (parked), so that the
