@@ -83,15 +83,7 @@ class WaitWord {
     uint64_t start = 0;
     for (unsigned i = 1;; ++i) {
       if (done()) return true;
-      ult::Worker* w = ult::Worker::current();
-      // Runnable, not merely queued: a gang member held back by G3 would
-      // make the yield come straight back without the processor ever given
-      // up (scheduler/README.md, the master's wait in G4).
-      if (w && w->has_runnable_queued()) {
-        ult::Worker::yield();
-      } else {
-        ult::Worker::relax();
-      }
+      ult::Worker::yield_or_relax();
       // Clock read every 64 polls: a guess that keeps its cost negligible.
       if ((i & 63) == 0 && budget != UINT64_MAX) {
         uint64_t now = now_ns();

@@ -80,6 +80,12 @@ void Worker::relax() {
   else cpu_relax();
 }
 
+void Worker::yield_or_relax() {
+  Worker* w = t_current_;
+  if (w && w->has_runnable_queued()) yield();
+  else relax();
+}
+
 static WorkHooks g_hooks;
 static std::mutex g_pool_mutex;  // serialises pool growth and shutdown (rare)
 

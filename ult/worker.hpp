@@ -202,6 +202,11 @@ class alignas(kCacheLine) Worker {
   // workers than the process has processors — sched_yield, so that spinning
   // workers hand their processor to the ones that would end the wait.
   static void relax();
+  // One step of a fiber's wait for something another fiber does: lets the
+  // worker's runnable fibers run, or relaxes when none may (queued gang
+  // members held back by G3 are no reason to switch: the switch would find
+  // nothing to run and come straight back without the processor given up).
+  static void yield_or_relax();
   static bool oversubscribed() { return oversubscribed_.load(memory_order_relaxed); }
   // Recomputes oversubscribed(): pool workers plus busy spares against the
   // processors the process may use (pool growth, spares, the monitor's tick).
@@ -346,10 +351,11 @@ class alignas(kCacheLine) Worker {
   Atomic<std::size_t> ready_len_{0};  // written under lock_, read lock-free as a hint
   Atomic<std::size_t> movable_len_{0};  // likewise, counting not-started movable fibers
   Atomic<std::size_t> fifo_len_{0};     // likewise, fibers in ready_ (not ordered_)
-  // yield_to_queued's switches since this worker's kernel thread last gave
-  // its processor up there (its own thread alone).
+  // yield_to_queued's switches in the current rotation of the queue, and
+  // when it last gave the processor to the OS (monotonic clock); written
+  // by the worker's own thread alone.
   std::size_t yields_in_rotation_ = 0;
-  uint64_t last_os_yield_ns_ = 0;  // when it last did (monotonic clock)
+  uint64_t last_os_yield_ns_ = 0;
 
   // Sleep protocol word: 1 while the worker is (about to be) asleep on the futex.
   alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
