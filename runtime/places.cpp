@@ -43,11 +43,13 @@ namespace {
 // program exits, and one still starting (pin_unbound_worker) or in a
 // region may read them while the exiting thread runs static destructors.
 std::vector<std::vector<int>>& g_places = *new std::vector<std::vector<int>>;
+// g_places as masks ready for sched_setaffinity: follow_place binds from
+// the preemption signal handler too, where hwloc (which allocates) may not run.
+std::vector<ult::CpuMask>& g_place_masks = *new std::vector<ult::CpuMask>;
 std::vector<int>& g_bind_list = *new std::vector<int>;  // OMP_PROC_BIND, one per level
 std::string& g_places_name = *new std::string;  // the abstract name the places came from ("" for a list)
 bool g_requested = false;
 constexpr int kMaxWorkers = ult::Worker::kMaxWorkers;
-int g_worker_place[kMaxWorkers];  // each worker's current pin (place index, -1 unknown); its own thread only
 bool g_places_are_cores = false;  // place k is core k (Topology::core_places), so a pin names a core
 
 std::vector<std::vector<int>> group_by(const sched::Topology& topo, sched::Level level) {
@@ -366,6 +368,8 @@ void places_init(const sched::Topology& topo) {
     }
   }
   if (g_places.empty()) g_places.push_back(ult::allowed_cpus());
+  g_place_masks.clear();
+  for (const std::vector<int>& p : g_places) g_place_masks.emplace_back(p);
   g_bind_list.clear();
   if (!bind_spec.empty()) {
     std::size_t pos = 0;
@@ -394,7 +398,6 @@ void places_init(const sched::Topology& topo) {
   // OMP_PLACES alone asks for binding too (implementation-defined: as libomp, true).
   if (g_bind_list.empty() && !places_spec.empty()) g_bind_list.push_back(omp_proc_bind_true);
   g_requested = !g_bind_list.empty() && g_bind_list[0] != omp_proc_bind_false;
-  for (int& p : g_worker_place) p = -1;
   g_places_are_cores = g_places == topo.core_places();
   // A bound thread's fiber re-pins its worker as it resumes (ult/worker.cpp):
   // a worker that ran members bound elsewhere while it waited follows them.
@@ -481,11 +484,29 @@ Binding bind_root_thread(int number) {
   return b;
 }
 
+// The place the calling worker's kernel thread is pinned to by
+// follow_place (-1: none, or pinned otherwise). Read in the signal handler:
+// initial-exec, so no lookup that may allocate.
+thread_local int t_pinned_place __attribute__((tls_model("initial-exec"))) = -1;
+
+// Async-signal-safe: a fiber preempted by the monitor's signal resumes
+// inside the handler (ult/worker.cpp, switch_away), and binds there. A pool
+// worker, or a spare: a bound member that had not started when the monitor
+// found its worker held moves to a spare kernel thread, which takes its
+// place as it starts the member, as libomp's thread for it would be.
 void follow_place(int place) {
   ult::Worker* w = ult::Worker::current();
-  if (!w || !w->in_pool() || place < 0 || std::size_t(place) >= g_places.size()) return;
-  if (g_worker_place[w->id()] == place) return;
-  if (ult::pin_current_thread(g_places[std::size_t(place)])) g_worker_place[w->id()] = place;
+  if (!w || !(w->in_pool() || w->spare()) || place < 0 || std::size_t(place) >= g_place_masks.size()) return;
+  if (t_pinned_place == place) return;
+  if (ult::pin_current_thread(g_place_masks[std::size_t(place)])) t_pinned_place = place;
+}
+
+void leave_place() {
+  if (t_pinned_place < 0) return;
+  ult::Worker* w = ult::Worker::current();
+  if (!w || !w->spare()) return;
+  // Anywhere the process may run, as a spare starts (ult/worker.cpp).
+  if (ult::pin_current_thread(ult::allowed_cpus())) t_pinned_place = -1;
 }
 
 // Without binding, the initial thread (worker 0's, the program's own) is not

@@ -32,8 +32,12 @@ void assign_places(const Binding& master, int bind, int n, std::vector<Binding>&
 // by its number, and pins it there; its binding (unchanged when binding was
 // not requested or there are no places).
 Binding bind_root_thread(int number);
-// Pins the calling worker to `place` unless it already is.
+// Pins the calling worker (a pool worker or a spare) to `place` unless it
+// already is. Async-signal-safe.
 void follow_place(int place);
+// On a spare that follow_place pinned to a place: pins it anywhere the
+// process may run again, for a member that is not bound.
+void leave_place();
 // follow_place for a bound thread: also marks the running fiber with the
 // place, so that its worker is pinned there again each time the fiber
 // resumes (the worker may follow other fibers' places meanwhile).

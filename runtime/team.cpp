@@ -410,6 +410,7 @@ void member_main(ult::Fiber* f) {
   auto* m = static_cast<Thread*>(f->user());
   Team* team = m->team;
   if (m->binding.place >= 0) take_place(m->binding.place);
+  else leave_place();
   display_affinity_if_enabled();
   // A league's threads are seen as its teams' initial tasks (run_as_initial_thread).
   bool tool = ompt::on() && !(team->ompt.flags & ompt_parallel_league);
@@ -1073,19 +1074,25 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     keep_or_set(team->members[std::size_t(i)], m);
     const Binding& b = bindings[std::size_t(i)];
     start_thread_in(m, team, i, icv, b);
-    // Nested members bound to a place run on that place's worker; others move.
-    bool bound = team->outermost || b.place >= 0;
-    ult::Worker* place_worker = bound && !team->outermost ? ult::Worker::at(b.place % ult::Worker::pool_size()) : nullptr;
-    if (pool_only && place_worker && !place_worker->dedicated()) bound = false, place_worker = nullptr;
-    m->fiber.prepare(&member_main, m, /*movable=*/!bound);
+    // Nested members bound to a place run on that place's worker; others
+    // move. A bound one is movable too, but only to a spare kernel thread
+    // (which takes its place as it starts it): idle workers do not steal a
+    // fiber with a place (scheduler/worker_loop.cpp), the monitor moves it
+    // when preempting the member that holds its worker fails (one that
+    // spins in a library's code, ult/monitor.cpp), and a region the
+    // monitor rescued before gives it a spare at once (own_threads).
+    ult::Worker* place_worker = !team->outermost && b.place >= 0 ? ult::Worker::at(b.place % ult::Worker::pool_size()) : nullptr;
+    if (pool_only && place_worker && !place_worker->dedicated()) place_worker = nullptr;
+    m->fiber.prepare(&member_main, m, /*movable=*/!team->outermost);
     m->fiber.set_pool_only(pool_only);
+    if (place_worker) m->fiber.set_place(b.place);
     if (team->outermost) {
       // One worker per member, unless the pool could not grow (ensure_pool).
       ult::Worker::at(spread_outer ? int(int64_t(i) * outer_pool / n) : i % outer_pool)->submit(&m->fiber);
-    } else if (place_worker) {
-      place_worker->submit(&m->fiber);
     } else if (ult::Worker* spare = own_threads ? ult::Worker::take_spare() : nullptr) {
       spare->submit(&m->fiber);
+    } else if (place_worker) {
+      place_worker->submit(&m->fiber);
     } else {
       sched::spread(&m->fiber, here);
       queued_movable = true;

@@ -41,6 +41,9 @@ ult::Fiber* find_work(ult::Worker& self) {
     bool dedicated = self.dedicated();
     auto may_take = [pooled, dedicated, me, from](ult::Fiber* c) {
       if (c->pool_only() && !dedicated) return false;
+      // A bound member stays with its place's worker; only the monitor
+      // moves it, to a spare (runtime/team.cpp).
+      if (c->place() >= 0) return false;
       return c->order_key() == 0 || (pooled && claim_for_steal(me, from, c->order_key()));
     };
     if (ult::Fiber* f = victim->steal_unstarted(may_take)) {

@@ -54,7 +54,9 @@ class Fiber {
   void set_user(void* u) { user_ = u; }
   // The place this fiber's thread is bound to (-1: none), for the resumed
   // hook (Worker::install_resumed_hook): a worker that ran fibers of other
-  // places in between re-pins as this one resumes. Its own thread only.
+  // places in between re-pins as this one resumes. Set by the owner before
+  // queueing (then read by thieves, under the run-queue lock, while it has
+  // not started), or by the fiber itself.
   int place() const { return place_; }
   void set_place(int p) { place_ = p; }
   Worker* home() const { return home_; }

@@ -143,6 +143,12 @@ struct Seen {
   // each time the handler found it computing, back to kSpinTurns when it
   // found it spinning.
   uint32_t turns = kFirstTurns;
+  // The last preemption sent (at progress count `sent_progress`) and the
+  // preemptions in a row that the handler declined: the thread was outside
+  // user code each time (see move_to_spares).
+  bool sent = false;
+  uint64_t sent_progress = 0;
+  uint32_t misses = 0;
 };
 constexpr uint64_t kTurnPeriodCap = 20'000'000;  // 20 ms: see monitor_main
 
@@ -208,18 +214,21 @@ uint64_t held_ns(Worker& w, Seen& s, uint64_t now, bool* blocked) {
 // worker) paid about 0.4 ms per turn, 50 ms for its first region (libomp:
 // 1-3 ms).
 constexpr uint64_t kHotNs = 20'000'000;  // a guess: a few regions' worth of rounds
+constexpr uint32_t kMissesBeforeMove = 2;  // a guess: a signal or two that came as the loop was in a call
 uint64_t patience_ns(bool blocked, bool hot) {
   if (!blocked) return g_set.stuck_ns;
   return hot ? g_set.stuck_ns / 40 : g_set.stuck_ns / 8;
 }
 
 // Moves the not-started movable fibers queued on w to spares, one each.
-void move_to_spares(Worker& w) {
+// Bound ones (a place) only with `placed` (see kMissesBeforeMove).
+void move_to_spares(Worker& w, bool placed) {
   for (;;) {
     // Keyed fibers are gang members, reserved on this worker: the scheduler
     // gives their place up (the worker is held outside the runtime, maybe by
     // a fiber of another gang that waits for this very member).
-    Fiber* f = w.steal_unstarted([&w](Fiber* c) {
+    Fiber* f = w.steal_unstarted([&w, placed](Fiber* c) {
+      if (c->place() >= 0 && !placed) return false;
       return c->order_key() == 0 || (work_hooks().keyed_rescued && work_hooks().keyed_rescued(w, c));
     });
     if (!f) return;
@@ -374,6 +383,8 @@ void* monitor_main(void*) {
         s.since = now;
         s.based = false;
         s.turn_based = false;
+        s.sent = false;
+        s.misses = 0;
         continue;
       }
       if (!queued) {
@@ -410,9 +421,24 @@ void* monitor_main(void*) {
       // runs, 0.33-0.52 s against 0.24).
       if (!blocked && held >= patience / 2) w.ask_to_yield();
       if (held < patience) continue;
-      // Stuck: steps 1 and 2 of the design.
+      // Stuck: steps 1 and 2 of the design. A bound member (a fiber with a
+      // place) is moved only once preemptions have missed: a spare pinned
+      // to its place is a kernel thread that spins until the OS ends its
+      // time slice, where a preempted fiber takes a turn of an eighth of
+      // stuck_ns (the progress matrix's pause-only spin with
+      // OMP_PROC_BIND=spread,close, gcc build, 5 rounds: 12 s with every
+      // one moved at once, 3 s preempted). But a thread that spins outside
+      // user code (in a library's loop, or a C library call that keeps a
+      // frame) is rarely found where the handler may switch fibers: a user
+      // spin barrier calling isatty in its loop, outer 4 x inner 4 on the
+      // 2 places, 3 rounds, took 47-52 s preempted alone, 0.07-0.08 with
+      // the moves (libgomp 0.07).
+      if (s.sent && !w.preempt_request_pending()) {
+        s.misses = s.sent_progress == p ? s.misses + 1 : 0;
+        s.sent = false;
+      }
       hot_until = now + kHotNs;
-      move_to_spares(w);
+      move_to_spares(w, s.misses >= kMissesBeforeMove);
       // A thread asleep in a call that the signal would end with EINTR
       // (poll, select, a timed wait) is left alone: the program would see
       // the EINTR. Its fibers wait for the call to end, or are served by
@@ -420,6 +446,8 @@ void* monitor_main(void*) {
       if (g_set.preempt && w.has_runnable_queued() && signal_unseen(w)) {
         refresh_user_code_ranges();
         if (send_preemption(w, blocked)) {
+          s.sent = true;
+          s.sent_progress = p;
           if (trace::on()) trace::rescued_preempt(w.id());
           g_preempts.fetch_add(1, memory_order_relaxed);
           s.turns_until = now + kHotNs;

@@ -4,6 +4,8 @@
 #include <hwloc.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -44,6 +46,22 @@ bool bind_to(const std::vector<int>& os_cpus, Bind bind) {
 
 bool pin_current_thread(const std::vector<int>& os_cpus) {
   return bind_to(os_cpus, [](hwloc_topology_t t, hwloc_bitmap_t set) { return hwloc_set_cpubind(t, set, HWLOC_CPUBIND_THREAD); });
+}
+
+CpuMask::CpuMask(const std::vector<int>& os_cpus) {
+  constexpr int kBits = 8 * sizeof(unsigned long);
+  for (int c : os_cpus) {
+    if (c < 0) continue;
+    if (std::size_t(c / kBits) >= bits_.size()) bits_.resize(std::size_t(c / kBits) + 1, 0);
+    bits_[std::size_t(c / kBits)] |= 1UL << (c % kBits);
+  }
+}
+
+bool pin_current_thread(const CpuMask& mask) {
+  if (mask.empty()) return false;
+  // The system call itself, not a library's wrapper: nothing but the kernel
+  // runs, so this is safe in a signal handler (errno is the caller's to keep).
+  return syscall(SYS_sched_setaffinity, 0, mask.bits_.size() * sizeof(unsigned long), mask.bits_.data()) == 0;
 }
 
 std::vector<int> allowed_cpus() {

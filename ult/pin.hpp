@@ -2,6 +2,7 @@
 // This and scheduler/topology.cpp are the only files that include hwloc.h.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 struct hwloc_topology;
@@ -13,6 +14,21 @@ hwloc_topology* machine_topology();
 // Binds the calling thread to the given OS processor indices. Returns false
 // (and changes nothing) if the set is empty or binding is not supported.
 bool pin_current_thread(const std::vector<int>& os_cpus);
+// A processor set made ready for binding ahead of time, so that binding to
+// it allocates nothing: the bits sched_setaffinity takes.
+class CpuMask {
+ public:
+  explicit CpuMask(const std::vector<int>& os_cpus);
+  bool empty() const { return bits_.empty(); }
+
+ private:
+  friend bool pin_current_thread(const CpuMask& mask);
+  std::vector<unsigned long> bits_;
+};
+// Binds the calling thread to `mask`: one system call, no allocation, so a
+// signal handler may call it. Returns false if the set is empty or the
+// kernel refuses it (a processor the process may not use).
+bool pin_current_thread(const CpuMask& mask);
 // The OS processor indices this process may run on, ascending.
 std::vector<int> allowed_cpus();
 // Binds another thread of this process (a pool worker's) to the given OS

@@ -37,6 +37,13 @@
 //   - or right after the program's sched_yield system call (a spin loop
 //     that yields; yield_linux.cpp's, or the C library's own for calls
 //     that do not come through Bobbin's), never the runtime's os_yield;
+//   - or right after the `syscall` of a C library wrapper that keeps no
+//     frame, called from user code (leaf_call_return): a spin loop that
+//     polls with a system call (getppid, sched_getaffinity) is in the kernel
+//     nearly all the time, and a signal sent to it is taken at the next
+//     return from a call, never in user code (the progress suite's `call`
+//     shape hung). Such a wrapper has taken nothing since its entry, so the
+//     point is as safe as the return address it goes back to;
 //   - or a blocking system call about to restart: the kernel has rewound the
 //     program counter onto the `syscall` instruction with the call number in
 //     the return register. Only calls that wait for another party (read,
@@ -277,6 +284,33 @@ int find_libc_text(dl_phdr_info* info, size_t, void* base) {
   return 1;
 }
 
+// The interrupted point is just past a `syscall` instruction in the C
+// library, in a wrapper that has pushed nothing since its entry (getppid,
+// sched_getaffinity's first part): the word at the stack pointer is then
+// the return address, in user code, right after a call instruction
+// (`call rel32` to a PLT entry, or `call *GOT(%rip)`). A wrapper with a
+// frame (a cancellation point, anything that calls) has pushed or reserved
+// stack: its word there is a saved register or a local, which almost never
+// is a user-code address just after a call. Nothing of this is async-
+// signal-unsafe: plain loads from the interrupted thread's own stack and
+// from mapped text.
+// Returns that return address, or 0 when the point is not such a one.
+uintptr_t leaf_call_return(const ucontext_t* uc) {
+#if defined(__x86_64__)
+  uintptr_t pc = uintptr_t(uc->uc_mcontext.gregs[REG_RIP]);
+  if (pc < g_libc_lo + 2 || pc > g_libc_hi) return 0;
+  auto code = reinterpret_cast<const unsigned char*>(pc);
+  if (code[-2] != 0x0f || code[-1] != 0x05) return 0;
+  uintptr_t ret = *reinterpret_cast<const uintptr_t*>(uc->uc_mcontext.gregs[REG_RSP]);
+  if (!in_user_code(ret) || !in_user_code(ret - 6)) return 0;
+  auto back = reinterpret_cast<const unsigned char*>(ret);
+  return back[-5] == 0xe8 || (back[-6] == 0xff && back[-5] == 0x15) ? ret : 0;
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
 // The length of the `mov` at p (within `left` bytes) if it leaves eax
 // alone: a register or memory load into, or register move to, another
 // register, or an immediate into another 32-bit register; else 0.
@@ -442,6 +476,9 @@ void end_turn_if_spinning(Worker* w, const ucontext_t* uc) {
   constexpr uintptr_t kLoopBytes = 16;
   Spot now{};
   now.pc = interrupted_pc(uc);
+  // A loop that polls with a system call is found just past it, in the C
+  // library: its spot is where the wrapper returns to.
+  if (uintptr_t ret = leaf_call_return(uc)) now.pc = ret;
   now.n = interrupted_registers(uc, now.regs);
   Spot& was = t_turn_spot;
   bool near = now.n > 0 && now.n == was.n && now.pc + kLoopBytes - was.pc <= 2 * kLoopBytes &&
@@ -489,7 +526,7 @@ void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
   }
   uintptr_t pc = interrupted_pc(uc);
   bool after_yield = (g_yield_return && pc == g_yield_return) || pc == user_yield_return();
-  if (t_spinlocks_held == 0 && (after_yield || in_user_code(pc) || at_restartable_wait(uc)))
+  if (t_spinlocks_held == 0 && (after_yield || in_user_code(pc) || at_restartable_wait(uc) || leaf_call_return(uc) != 0))
     w->preempt_running(request == Worker::kRequestReport);
   errno = saved_errno;
 }

@@ -215,9 +215,11 @@ void Worker::switch_away(AfterSwitch after, void* arg, trace::Leave why) {
   FiberOps::switch_to(from, next, after, arg);
   // Back on `from`: whoever switched here has already set running_ = from.
   // A bound fiber takes its place back (the worker may have followed other
-  // fibers' places meanwhile); not inside the preemption signal handler,
-  // where pinning (hwloc allocates) is not async-signal-safe.
-  if (from->place_ >= 0 && g_resumed && why != trace::Leave::Preempt) [[unlikely]] g_resumed(from->place_);
+  // fibers' places meanwhile), also when it resumes inside the preemption
+  // signal handler: it goes straight back to user code, which may look at
+  // its mask before it calls the runtime again. The hook is
+  // async-signal-safe (one system call, runtime/places.cpp).
+  if (from->place_ >= 0 && g_resumed) [[unlikely]] g_resumed(from->place_);
 }
 
 void Worker::yield() {

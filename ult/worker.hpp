@@ -81,8 +81,9 @@ struct WorkHooks {
 const WorkHooks& work_hooks();
 // Sets WorkHooks::rescued alone (the runtime's, installed after the scheduler's hooks).
 void install_rescued_hook(void (*fn)(Fiber* f));
-// Called as a fiber with a place (Fiber::place) resumes on its worker, after
-// a switch away other than a preemption: the runtime re-pins the worker there.
+// Called as a fiber with a place (Fiber::place) resumes on its worker, also
+// inside the preemption signal handler: the runtime re-pins the worker there
+// (so the hook must be async-signal-safe).
 void install_resumed_hook(void (*fn)(int place));
 void install_work_hooks(WorkHooks hooks);
 // Called on worker 0's thread (the program's, which the runtime does not pin
@@ -246,6 +247,8 @@ class alignas(kCacheLine) Worker {
     uint32_t none = 0;
     preempt_req_.compare_exchange_strong(none, kRequestYield, memory_order_release, memory_order_relaxed);
   }
+  // Whether a request is still waiting for the handler to take it.
+  bool preempt_request_pending() const { return preempt_req_.load(memory_order_relaxed) != 0; }
   // 0: no request; kRequest, kRequestReport or kRequestYield.
   uint32_t take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire); }
   static constexpr uint32_t kRequest = 1, kRequestReport = 2, kRequestYield = 3;

@@ -8,6 +8,8 @@
      pipe     a ring of blocking pipe reads and writes
      pthread  pthread_barrier_wait
      sem      a ring of POSIX semaphores
+     call     the spin barrier polling with a system call (getppid) in its
+              loop, as a wait on a progress engine's poll does
    sync_round(shape, s, me, n, r, &local) is round r (from 1) for member me
    of n; state_init/state_destroy bracket a team's use of s. */
 #ifndef BOBBIN_SYNC_SHAPES_H
@@ -23,8 +25,8 @@
 #include <unistd.h>
 
 enum { MAX_INNER = 64 };
-enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, SHAPES };
-static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem"};
+enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, CALL, SHAPES };
+static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem", "call"};
 #define SHAPE_FAIL(...)        \
   do {                         \
     fprintf(stderr, "FAIL: "); \
@@ -48,15 +50,20 @@ typedef struct {
   long sum;
 } team_state;
 
-static inline void spin_barrier(team_state *s, int n, int *local, int yield) {
+/* How a spin barrier waits: pause, sched_yield, or a system call. */
+enum { WAIT_PAUSE, WAIT_YIELD, WAIT_CALL };
+
+static inline void spin_barrier(team_state *s, int n, int *local, int wait) {
   *local = !*local;
   if (__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL) == n) {
     __atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s->sense, *local, __ATOMIC_RELEASE);
   } else {
     while (__atomic_load_n(&s->sense, __ATOMIC_ACQUIRE) != *local) {
-      if (yield)
+      if (wait == WAIT_YIELD)
         sched_yield();
+      else if (wait == WAIT_CALL)
+        (void)getppid();
       else
         cpu_pause();
     }
@@ -68,8 +75,13 @@ static inline void sync_round(int shape, team_state *s, int me, int n, int r, in
   char c = 'x';
   switch (shape) {
     case SPIN:
+      spin_barrier(s, n, local, WAIT_PAUSE);
+      break;
     case YIELD:
-      spin_barrier(s, n, local, shape == YIELD);
+      spin_barrier(s, n, local, WAIT_YIELD);
+      break;
+    case CALL:
+      spin_barrier(s, n, local, WAIT_CALL);
       break;
     case FLAG:
       /* member n-1 starts the round; each other member waits for its right

@@ -3,7 +3,7 @@
    runtime with a kernel thread per OpenMP thread.
 
    usage: progress SHAPE [OUTERS [INNERS [ROUNDS]]]
-     SHAPE:  spin | yield | flag | pipe | pthread | sem (shapes.h), each
+     SHAPE:  spin | yield | flag | pipe | pthread | sem | call (shapes.h), each
              after an omp barrier (so members parked in the runtime are
              ready behind one that waits in user code)
      OUTERS, INNERS: comma-separated team sizes (default 1,2,4,8 and 2,3,4,8,16)
@@ -39,7 +39,7 @@ static int parse_list(const char *arg, int *out, int max) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s spin|yield|flag|pipe|pthread|sem [OUTERS [INNERS [ROUNDS]]]\n", argv[0]);
+    fprintf(stderr, "usage: %s spin|yield|flag|pipe|pthread|sem|call [OUTERS [INNERS [ROUNDS]]]\n", argv[0]);
     return 2;
   }
   g_shape = shape_by_name(argv[1]);
