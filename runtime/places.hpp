@@ -35,6 +35,13 @@ Binding bind_root_thread(int number);
 // Pins the calling worker (a pool worker or a spare) to `place` unless it
 // already is. Async-signal-safe.
 void follow_place(int place);
+// The pool worker for a nested member bound to `place`: its creator's
+// worker when that is pinned there and the place has one processor (the
+// members could only take turns on it: fiber switches are cheaper than the
+// OS's); else, of the workers follow_place pinned there, the one with the
+// fewest fibers to run before it (an idle one first); worker place % pool
+// when none is.
+ult::Worker* worker_on_place(int place, ult::Worker* creator);
 // On a spare that follow_place pinned to a place: pins it anywhere the
 // process may run again, for a member that is not bound.
 void leave_place();

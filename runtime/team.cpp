@@ -1081,7 +1081,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     // when preempting the member that holds its worker fails (one that
     // spins in a library's code, ult/monitor.cpp), and a region the
     // monitor rescued before gives it a spare at once (own_threads).
-    ult::Worker* place_worker = !team->outermost && b.place >= 0 ? ult::Worker::at(b.place % ult::Worker::pool_size()) : nullptr;
+    ult::Worker* place_worker = !team->outermost && b.place >= 0 ? worker_on_place(b.place, here) : nullptr;
     if (pool_only && place_worker && !place_worker->dedicated()) place_worker = nullptr;
     m->fiber.prepare(&member_main, m, /*movable=*/!team->outermost);
     m->fiber.set_pool_only(pool_only);
