@@ -1074,8 +1074,8 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     keep_or_set(team->members[std::size_t(i)], m);
     const Binding& b = bindings[std::size_t(i)];
     start_thread_in(m, team, i, icv, b);
-    // Nested members bound to a place run on that place's worker; others
-    // move. A bound one is movable too, but only to a spare kernel thread
+    // Nested members bound to a place run on a worker pinned there
+    // (worker_on_place); others move. A bound one is movable too, but only to a spare kernel thread
     // (which takes its place as it starts it): idle workers do not steal a
     // fiber with a place (scheduler/worker_loop.cpp), the monitor moves it
     // when preempting the member that holds its worker fails (one that

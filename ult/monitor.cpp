@@ -143,11 +143,10 @@ struct Seen {
   // each time the handler found it computing, back to kSpinTurns when it
   // found it spinning.
   uint32_t turns = kFirstTurns;
-  // The last preemption sent (at progress count `sent_progress`) and the
+  // A preemption was sent since the worker's last progress, and the
   // preemptions in a row that the handler declined: the thread was outside
-  // user code each time (see move_to_spares).
+  // user code each time (see move_to_spares). Progress resets both.
   bool sent = false;
-  uint64_t sent_progress = 0;
   uint32_t misses = 0;
 };
 constexpr uint64_t kTurnPeriodCap = 20'000'000;  // 20 ms: see monitor_main
@@ -434,7 +433,7 @@ void* monitor_main(void*) {
       // 2 places, 3 rounds, took 47-52 s preempted alone, 0.07-0.08 with
       // the moves (libgomp 0.07).
       if (s.sent && !w.preempt_request_pending()) {
-        s.misses = s.sent_progress == p ? s.misses + 1 : 0;
+        ++s.misses;  // taken, and still no progress: declined
         s.sent = false;
       }
       hot_until = now + kHotNs;
@@ -447,7 +446,6 @@ void* monitor_main(void*) {
         refresh_user_code_ranges();
         if (send_preemption(w, blocked)) {
           s.sent = true;
-          s.sent_progress = p;
           if (trace::on()) trace::rescued_preempt(w.id());
           g_preempts.fetch_add(1, memory_order_relaxed);
           s.turns_until = now + kHotNs;

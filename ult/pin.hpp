@@ -2,7 +2,6 @@
 // This and scheduler/topology.cpp are the only files that include hwloc.h.
 #pragma once
 
-#include <cstddef>
 #include <vector>
 
 struct hwloc_topology;
