@@ -150,6 +150,7 @@ void Fiber::prepare(Entry entry, void* user, bool movable) {
   order_key_ = 0;
   pool_only_ = false;
   place_ = -1;
+  waiting_for_work_ = false;
   if (trace::on()) trace_id_ = trace::new_fiber_id();  // each run of the fiber is numbered anew
   entry_ = entry;
   user_ = user;

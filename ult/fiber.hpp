@@ -96,6 +96,7 @@ class Fiber {
   uint64_t order_key_ = 0;        // written by the owner before queueing; see order_key()
   bool pool_only_ = false;        // see pool_only()
   int place_ = -1;                // see place()
+  bool waiting_for_work_ = false; // see Worker::note_waiting_for_work; its worker's thread only
   uint32_t trace_id_ = 0;         // written by prepare (owner) or the worker that adopts it, before the fiber runs
 };
 

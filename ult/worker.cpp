@@ -187,6 +187,7 @@ void Worker::run(Fiber* f) {
     unfinished_.store(unfinished_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
   running_hint_.store(f, memory_order_relaxed);
+  waiting_for_work_.store(f->waiting_for_work_ ? f : nullptr, memory_order_relaxed);
   running_started_.store(!f->native_, memory_order_relaxed);
   BOBBIN_ASSERT(f->home_ == this);
   if (trace::on()) trace::switched(f, false, trace::Leave::Run);
@@ -207,6 +208,7 @@ void Worker::switch_away(AfterSwitch after, void* arg, trace::Leave why) {
     unfinished_.store(unfinished_.load(memory_order_relaxed) + 1, memory_order_relaxed);
   }
   running_hint_.store(next, memory_order_relaxed);
+  waiting_for_work_.store(next->waiting_for_work_ ? next : nullptr, memory_order_relaxed);
   running_started_.store(!next->native_, memory_order_relaxed);
   next->state_.store(uint32_t(FiberState::Running), memory_order_relaxed);
   if (trace::on()) trace::switched(next, next == &idle_, why);
@@ -282,6 +284,7 @@ void Worker::take_yield_request() {
 void Worker::note_waiting_for_work(bool on) {
   Worker* w = t_current_;
   if (!w) return;
+  w->running_->waiting_for_work_ = on;
   w->waiting_for_work_.store(on ? w->running_ : nullptr, memory_order_relaxed);
 }
 

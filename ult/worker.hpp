@@ -125,7 +125,14 @@ class alignas(kCacheLine) Worker {
   bool in_idle_loop() const { return running_hint() == &idle_; }
   // The running fiber says it waits for work it has not found (a thread at a
   // barrier with no task to run, runtime/help.hpp): while it waits, it lets
-  // any fiber queued on its worker run first. Cleared by passing false.
+  // any fiber queued on its worker run first. Cleared by passing false. The
+  // note is the fiber's: a fiber it yields or parks for (a gang member at its
+  // join, which notes its own wait and takes it back) does not erase it, and
+  // it holds again when the fiber resumes. Kept by the worker alone, a
+  // thread woken from its barrier by a task push that another thread took
+  // counted busy until it parked again (100 us later), and a moldable
+  // chain's next step, deciding in that window, ran a third of its steps at
+  // width 1.
   static void note_waiting_for_work(bool on);
   // Whether a fiber queued here now would run at once: the worker idles,
   // or its running fiber waits for work (above). A hint.

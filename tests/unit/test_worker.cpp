@@ -33,6 +33,41 @@ TEST_CASE("a fiber parked on worker 1 is resumed from worker 0 and stays on work
   REQUIRE(where_after == 1);
 }
 
+TEST_CASE("a fiber's wait for work holds again when it resumes after another fiber noted and took back its own",
+          "[ult][worker]") {
+  PoolScope pool(2);
+  static std::atomic<int> stage{0};
+  stage = 0;
+  static Fiber a, b;
+  b.prepare(
+      [](Fiber*) {
+        Worker::note_waiting_for_work(true);  // as a gang member waiting at its join
+        Worker::note_waiting_for_work(false);
+        stage = 1;
+      },
+      nullptr);
+  a.prepare(
+      [](Fiber*) {
+        Worker::note_waiting_for_work(true);  // as a thread at a barrier with no task to run
+        Worker::current()->submit(&b);
+        while (stage.load() < 1) Worker::yield();
+        while (stage.load() < 2) cpu_relax();  // resumed, still waiting: the worker is available
+        Worker::note_waiting_for_work(false);
+        stage = 3;
+        while (stage.load() < 4) cpu_relax();  // running, not waiting: it is not
+      },
+      nullptr);
+  Worker::at(1)->submit(&a);
+  REQUIRE(wait_until([] { return stage.load() == 1; }));
+  REQUIRE(wait_until([&] { return b.reusable(); }));
+  CHECK(Worker::at(1)->available());
+  stage = 2;
+  REQUIRE(wait_until([] { return stage.load() == 3; }));
+  CHECK_FALSE(Worker::at(1)->available());
+  stage = 4;
+  REQUIRE(wait_until([&] { return a.reusable(); }));
+}
+
 namespace {
 // Two fibers on two workers hand a token back and forth: each waits (parks)
 // until the token is its own. Any lost wake-up stops the exchange for good,
