@@ -907,10 +907,18 @@ void task_set_affinity(void* payload, const void* addr, std::size_t len) {
 }
 
 int data_list_of(const Task* t) {
-  if (t->affinity_list >= 0) return t->affinity_list;
-  if (!t->deps || !t->deps->data) return -1;
-  int node = -1;
-  return affinity_list_of(reinterpret_cast<const void*>(t->deps->data), &node);
+  // The task's own clauses, else its nearest ancestor's that has some: a
+  // task that declares nothing works on what its creator declared (the
+  // position in the DAG that ARMS's address stands for). Ancestors outlive
+  // their descendants, and implicit tasks declare nothing.
+  for (; t && !t->implicit; t = t->parent) {
+    if (t->affinity_list >= 0) return t->affinity_list;
+    if (t->deps && t->deps->data) {
+      int node = -1;
+      return affinity_list_of(reinterpret_cast<const void*>(t->deps->data), &node);
+    }
+  }
+  return -1;
 }
 
 int modelled_memory_nodes() {

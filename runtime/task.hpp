@@ -148,7 +148,8 @@ void hold_task(Task* t);                        // one more memory reference
 void release_task_ref(Task* t);                 // one less (frees at zero)
 // The task list nearest where the task's data lives: its affinity clause's,
 // else the one under the NUMA node holding its declared data (the first
-// address of its depend clauses, DepNode::data); -1 if neither names one
+// address of its depend clauses, DepNode::data); for a task with neither
+// clause, those of its nearest ancestor that has one; -1 if none names one
 // (a single-node machine, no clause, memory the kernel cannot place).
 int data_list_of(const Task* t);
 

@@ -2,11 +2,12 @@
 """The moldable-region model's `where` from depend clauses, read from the trace.
 
     check_mold_depend.py --lib build/libbobbin.so --topology 'numa:2 core:2 pu:1'
-                         -- PROGRAM STEPS CORES_PER_NODE NODES
+                         -- PROGRAM STEPS CORES_PER_NODE NODES [child]
 
 Runs mold_depend (a team bound close, one thread per modelled core; chains of tasks with
 depend(inout) on blocks first touched on each NUMA node, each task opening
-a nested region with dyn-var true) with BOBBIN_TRACE and BOBBIN_TOPOLOGY,
+a nested region with dyn-var true, or with `child` a child task with no
+clause opening it) with BOBBIN_TRACE and BOBBIN_TOPOLOGY,
 reads its `blocks NODE REGIONS` lines and the trace's `mold` events, and
 checks that every region names where its data lives (`where`, a task
 list), one list per node, and that each list has as many regions as its

@@ -6,14 +6,17 @@
  * tasks with depend(inout) on the block and no affinity clause, each
  * opening a nested parallel region (dyn-var true: the model picks its
  * width). The blocks of node j get (j + 1) x STEPS tasks each, so that the
- * nodes' region counts differ. check_mold_depend.py reads the trace's `mold`
+ * nodes' region counts differ. With `child`, each such task opens its
+ * region inside a child task that has no clause (the child works on what
+ * its creator declared). check_mold_depend.py reads the trace's `mold`
  * events: each region's `where` is the task list of its block's node,
  * told apart by those counts, and compares with the `blocks` lines printed
  * here.
- * usage: mold_depend STEPS CORES_PER_NODE NODES */
+ * usage: mold_depend STEPS CORES_PER_NODE NODES [child] */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static double work(int rounds_of_work) {
@@ -22,9 +25,17 @@ static double work(int rounds_of_work) {
   return x;
 }
 
+static double region(int per_node) {
+  double part = 0;
+  omp_set_dynamic(1);
+#pragma omp parallel num_threads(per_node) reduction(+ : part)
+  part += work(2000 + omp_get_thread_num());
+  return part;
+}
+
 int main(int argc, char **argv) {
   int steps = argc > 1 ? atoi(argv[1]) : 4, per_node = argc > 2 ? atoi(argv[2]) : 2,
-      nodes = argc > 3 ? atoi(argv[3]) : 2;
+      nodes = argc > 3 ? atoi(argv[3]) : 2, in_child = argc > 4 && strcmp(argv[4], "child") == 0;
   long page = sysconf(_SC_PAGESIZE);
   omp_set_max_active_levels(2);
   omp_alloctrait_t nearest[] = {{omp_atk_partition, omp_atv_nearest}};
@@ -57,9 +68,13 @@ int main(int argc, char **argv) {
 #pragma omp task depend(inout : b[0]) firstprivate(b) shared(ran)
           {
             double part = 0;
-            omp_set_dynamic(1);
-#pragma omp parallel num_threads(per_node) reduction(+ : part)
-            part += work(2000 + omp_get_thread_num());
+            if (in_child) {
+#pragma omp task shared(part)
+              part = region(per_node);
+#pragma omp taskwait
+            } else {
+              part = region(per_node);
+            }
             b[0] += part;
 #pragma omp atomic
             ran++;
