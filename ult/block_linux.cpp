@@ -1,5 +1,7 @@
 // Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait,
-// and sleeps (nanosleep, clock_nanosleep, usleep, sleep).
+// sleeps (nanosleep, clock_nanosleep, usleep, sleep), and a contended
+// pthread mutex or a condition variable wait (pthread_mutex_lock,
+// pthread_cond_wait, pthread_cond_clockwait).
 //
 // The problem. Team members that wait for each other outside the runtime
 // with a blocking call (a pipe between members, a semaphore ring, a POSIX
@@ -42,6 +44,26 @@
 // letting them run between slices (B1: it returns no earlier than the C
 // library's would, and EINTR with the time left if a signal ends a slice).
 //
+// Mutexes and condition variables (the C library's, std::mutex and
+// std::condition_variable). A member that blocks on a mutex held by a fiber
+// queued on its own worker (preempted inside its critical section by the
+// monitor) would block that worker for good: the kernel cannot run the
+// holder, and the monitor cannot preempt a thread inside the C library's
+// lock. So a contended lock on a fiber lets the queued fibers run and
+// blocks only in slices while others share the worker (B1: it returns as
+// the C library's lock would, EDEADLK for an error-checking mutex the
+// thread holds). A condition wait with a fiber runnable on the worker
+// releases the mutex, lets it run, takes the mutex again and returns 0: a
+// spurious wake-up, which POSIX allows and every correct caller re-checks
+// its predicate after; with fibers parked there, it waits in slices. A
+// team of 16 on 2 workers meeting at a mutex-and-condvar barrier took 2.5
+// times libomp's time before, the members going to kernel threads one
+// rescue at a time. The runtime's own calls (std::mutex in libbobbin,
+// which switches nothing while it holds per-worker state) are the C
+// library's, told by their return address. pthread_cond_timedwait is left
+// to the C library: its deadline is on the condition's clock, which only
+// the C library knows.
+//
 // Exported at the C library's version nodes (abi/bobbin.map): programs built
 // on glibc 2.34 or later ask for sem_wait and pthread_barrier_* at
 // GLIBC_2.34 and for read at GLIBC_2.2.5.
@@ -61,6 +83,7 @@
 #include "ult/atomic.hpp"
 #include "ult/preempt.hpp"
 #include "ult/spinlock.hpp"
+#include "ult/thread_info.hpp"
 #include "ult/worker.hpp"
 #include "ult/yield.hpp"
 
@@ -87,6 +110,10 @@ using ClockNanosleepFn = int (*)(clockid_t, int, const timespec*, timespec*);
 using NanosleepFn = int (*)(const timespec*, timespec*);
 using UsleepFn = int (*)(useconds_t);
 using SleepFn = unsigned (*)(unsigned);
+using MutexLockFn = int (*)(pthread_mutex_t*);
+using MutexClocklockFn = int (*)(pthread_mutex_t*, clockid_t, const timespec*);
+using CondWaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*);
+using CondClockwaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t, const timespec*);
 
 ReadFn g_read;
 SemWaitFn g_sem_wait;
@@ -96,6 +123,14 @@ ClockNanosleepFn g_clock_nanosleep;
 NanosleepFn g_nanosleep;
 UsleepFn g_usleep;
 SleepFn g_sleep;
+// The C library's, also those called from the wrappers: under a program
+// built with ThreadSanitizer, whose interceptors come first and call these
+// wrappers as the C library's, a trylock through the interceptor again would
+// be seen as a second lock.
+MutexLockFn g_mutex_lock, g_mutex_trylock, g_mutex_unlock;
+MutexClocklockFn g_mutex_clocklock;
+CondWaitFn g_cond_wait;
+CondClockwaitFn g_cond_clockwait;
 
 void* next_symbol(const char* name, const char* version) {
   void* f = dlvsym(RTLD_NEXT, name, version);
@@ -113,6 +148,12 @@ __attribute__((constructor)) void resolve_next() {
   g_nanosleep = reinterpret_cast<NanosleepFn>(next_symbol("nanosleep", "GLIBC_2.2.5"));
   g_usleep = reinterpret_cast<UsleepFn>(next_symbol("usleep", "GLIBC_2.2.5"));
   g_sleep = reinterpret_cast<SleepFn>(next_symbol("sleep", "GLIBC_2.2.5"));
+  g_mutex_lock = reinterpret_cast<MutexLockFn>(next_symbol("pthread_mutex_lock", "GLIBC_2.2.5"));
+  g_mutex_trylock = reinterpret_cast<MutexLockFn>(next_symbol("pthread_mutex_trylock", "GLIBC_2.34"));
+  g_mutex_unlock = reinterpret_cast<MutexLockFn>(next_symbol("pthread_mutex_unlock", "GLIBC_2.2.5"));
+  g_mutex_clocklock = reinterpret_cast<MutexClocklockFn>(next_symbol("pthread_mutex_clocklock", "GLIBC_2.34"));
+  g_cond_wait = reinterpret_cast<CondWaitFn>(next_symbol("pthread_cond_wait", "GLIBC_2.3.2"));
+  g_cond_clockwait = reinterpret_cast<CondClockwaitFn>(next_symbol("pthread_cond_clockwait", "GLIBC_2.34"));
 }
 
 // Whether this call should look before it blocks (B2).
@@ -225,6 +266,57 @@ int posix_sleep(uint64_t ns, timespec* rem) {
 }
 
 bool valid(const timespec* t) { return t && t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1'000'000'000; }
+
+// ---- mutexes and condition variables ----
+
+// This library's code, from its ELF header to the end of its text: a call
+// from there is the runtime's own (hidden: the linker's symbols for this
+// object, not the program's).
+extern "C" const char __ehdr_start[] __attribute__((visibility("hidden")));
+extern "C" const char __etext[] __attribute__((visibility("hidden")));
+bool from_runtime(const void* ret) { return ret >= __ehdr_start && ret < __etext; }
+
+// A lock of m by a fiber that found it held: queued fibers first, then
+// slices while others share the worker, then the C library's lock.
+int contended_lock(pthread_mutex_t* m) {
+  for (;;) {
+    // The C library's answer to relocking an error-checking mutex this
+    // kernel thread holds (as it would be without fibers).
+    if ((m->__data.__kind & 3) == PTHREAD_MUTEX_ERRORCHECK_NP && m->__data.__owner == bobbin::ult::native_thread_id())
+      return g_mutex_lock(m);
+    if (Worker::yield_to_queued()) {
+      if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
+      continue;
+    }
+    if (!Worker::others_share_worker()) return g_mutex_lock(m);
+    timespec until = after_slice(CLOCK_MONOTONIC);
+    if (int rc = g_mutex_clocklock(m, CLOCK_MONOTONIC, &until); rc != ETIMEDOUT) return rc;
+  }
+}
+
+// A condition wait on a fiber until `deadline` on `clock` (nullptr: none):
+// see the comment at the top. Each return but the deadline's is a wake-up
+// the caller checks its predicate after, also the end of a slice: waiting
+// again here would miss a broadcast sent while the slice ran out (16
+// members of a condition-variable barrier all waited for good, 2 runs in
+// 60 of the progress matrix).
+int fiber_cond_wait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, const timespec* deadline) {
+  if (Worker::runnable_queued()) {
+    int saved = errno;
+    g_mutex_unlock(m);
+    Worker::yield_to_queued();
+    int rc = g_mutex_trylock(m);
+    if (rc == EBUSY) rc = contended_lock(m);
+    errno = saved;
+    return rc;
+  }
+  if (!Worker::others_share_worker()) return deadline ? g_cond_clockwait(c, m, clock, deadline) : g_cond_wait(c, m);
+  timespec until = after_slice(clock);
+  bool last = deadline && to_ns(*deadline) <= to_ns(until);
+  if (last) until = *deadline;
+  int rc = g_cond_clockwait(c, m, clock, &until);
+  return rc == ETIMEDOUT && !last ? 0 : rc;
+}
 
 // ---- the barrier ----
 // A process-private barrier initialised here keeps this layout inside the
@@ -426,6 +518,32 @@ unsigned bobbin_sleep(unsigned s) {
   errno = saved;
   // The seconds left, rounded up as the C library's (0 when it slept them all).
   return rc == 0 ? 0 : unsigned((left + 999'999'999u) / 1'000'000'000u);
+}
+
+__attribute__((visibility("default"))) int bobbin_mutex_lock(pthread_mutex_t* m) __asm__("pthread_mutex_lock");
+int bobbin_mutex_lock(pthread_mutex_t* m) {
+  if (!g_mutex_lock) resolve_next();
+  if (!on_worker() || from_runtime(__builtin_return_address(0))) return g_mutex_lock(m);
+  if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
+  return contended_lock(m);
+}
+
+__attribute__((visibility("default"))) int bobbin_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) __asm__(
+    "pthread_cond_wait");
+int bobbin_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
+  if (!g_cond_wait) resolve_next();
+  if (!on_worker() || from_runtime(__builtin_return_address(0))) return g_cond_wait(c, m);
+  return fiber_cond_wait(c, m, CLOCK_MONOTONIC, nullptr);
+}
+
+__attribute__((visibility("default"))) int bobbin_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m,
+                                                                  clockid_t clock, const timespec* t) __asm__(
+    "pthread_cond_clockwait");
+int bobbin_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, const timespec* t) {
+  if (!g_cond_clockwait) resolve_next();
+  bool ours = (clock == CLOCK_MONOTONIC || clock == CLOCK_REALTIME) && valid(t);
+  if (!ours || !on_worker() || from_runtime(__builtin_return_address(0))) return g_cond_clockwait(c, m, clock, t);
+  return fiber_cond_wait(c, m, clock, t);
 }
 
 }  // extern "C"

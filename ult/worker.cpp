@@ -267,6 +267,11 @@ bool Worker::yield_to_queued() {
   return true;
 }
 
+bool Worker::runnable_queued() {
+  Worker* w = t_current_;
+  return w && w->running_ && w->running_ != &w->idle_ && w->has_runnable_queued();
+}
+
 bool Worker::others_share_worker() {
   Worker* w = t_current_;
   if (!w || !w->running_ || w->running_ == &w->idle_) return false;

@@ -113,6 +113,9 @@ class alignas(kCacheLine) Worker {
   // processor to the OS once the queue has had a whole turn (at most every
   // kYieldQuantumNs).
   static bool yield_to_queued();
+  // Whether a fiber queued on the caller's worker could run now (as
+  // yield_to_queued would switch to it). False off a fiber.
+  static bool runnable_queued();
   // A blocking call on a fiber (block_linux.cpp): whether another fiber of
   // this worker is queued or started and unfinished (parked), so that the
   // call should wait in short slices rather than hold the worker until it

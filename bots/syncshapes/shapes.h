@@ -10,6 +10,8 @@
      sem      a ring of POSIX semaphores
      call     the spin barrier polling with a system call (getppid) in its
               loop, as a wait on a progress engine's poll does
+     condvar  a barrier of a pthread mutex and condition variable (as
+              std::mutex and std::condition_variable make one)
    sync_round(shape, s, me, n, r, &local) is round r (from 1) for member me
    of n; state_init/state_destroy bracket a team's use of s. */
 #ifndef BOBBIN_SYNC_SHAPES_H
@@ -25,8 +27,8 @@
 #include <unistd.h>
 
 enum { MAX_INNER = 64 };
-enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, CALL, SHAPES };
-static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem", "call"};
+enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, CALL, CONDVAR, SHAPES };
+static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem", "call", "condvar"};
 #define SHAPE_FAIL(...)        \
   do {                         \
     fprintf(stderr, "FAIL: "); \
@@ -47,6 +49,9 @@ typedef struct {
   int pipes[MAX_INNER][2];
   pthread_barrier_t pb;
   sem_t sems[MAX_INNER];
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int cv_count, cv_round;
   long sum;
 } team_state;
 
@@ -110,6 +115,17 @@ static inline void sync_round(int shape, team_state *s, int me, int n, int r, in
     case PTHREAD:
       pthread_barrier_wait(&s->pb);
       break;
+    case CONDVAR:
+      pthread_mutex_lock(&s->mu);
+      if (++s->cv_count == n) {
+        s->cv_count = 0;
+        s->cv_round = r;
+        pthread_cond_broadcast(&s->cv);
+      } else {
+        while (s->cv_round < r) pthread_cond_wait(&s->cv, &s->mu);
+      }
+      pthread_mutex_unlock(&s->mu);
+      break;
     case SEM:
       if (me == 0) {
         sem_post(&s->sems[1 % n]);
@@ -125,6 +141,8 @@ static inline void sync_round(int shape, team_state *s, int me, int n, int r, in
 static inline void state_init(team_state *s, int n) {
   memset(s, 0, sizeof *s);
   pthread_barrier_init(&s->pb, NULL, (unsigned)n);
+  pthread_mutex_init(&s->mu, NULL);
+  pthread_cond_init(&s->cv, NULL);
   for (int i = 0; i < n; i++) {
     if (pipe(s->pipes[i]) != 0) SHAPE_FAIL("pipe: %s", strerror(errno));
     sem_init(&s->sems[i], 0, 0);
@@ -133,6 +151,8 @@ static inline void state_init(team_state *s, int n) {
 
 static inline void state_destroy(team_state *s, int n) {
   pthread_barrier_destroy(&s->pb);
+  pthread_mutex_destroy(&s->mu);
+  pthread_cond_destroy(&s->cv);
   for (int i = 0; i < n; i++) {
     close(s->pipes[i][0]);
     close(s->pipes[i][1]);
