@@ -975,11 +975,11 @@ void taskyield() {
   th->ompt.yielding = ompt::on();
   bool ran = run_one_task(th);
   th->ompt.yielding = false;
-  // Finding nothing, run_one_task published a polling slot, as for a wait;
-  // a taskyield does not wait: withdrawn, or a task handed to the slot
-  // waited for this thread's next wait, and the slot, left on a team the
-  // thread then left for a nested one, was withdrawn from that one's
-  // tasks (none: a crash at the nested region's join).
+  // Finding nothing, run_one_task publishes a polling slot, as for a wait.
+  // A taskyield does not wait, so it withdraws the slot. Left published, a
+  // task handed to it waited for this thread's next wait, and when the
+  // thread next opened a nested region whose team had no tasks, the join
+  // withdrew the slot from that team's tasks (none: a crash).
   if (th->poll_slot) leave_polling(th);
   if (!ran) ult::Worker::yield();
 }
