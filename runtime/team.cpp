@@ -1075,12 +1075,13 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     const Binding& b = bindings[std::size_t(i)];
     start_thread_in(m, team, i, icv, b);
     // Nested members bound to a place run on a worker pinned there
-    // (worker_on_place); others move. A bound one is movable too, but only to a spare kernel thread
-    // (which takes its place as it starts it): idle workers do not steal a
-    // fiber with a place (scheduler/worker_loop.cpp), the monitor moves it
-    // when preempting the member that holds its worker fails (one that
-    // spins in a library's code, ult/monitor.cpp), and a region the
-    // monitor rescued before gives it a spare at once (own_threads).
+    // (worker_on_place); others move. A bound one is movable too, but only
+    // to a spare kernel thread (which takes its place as it starts it):
+    // idle workers do not steal a fiber with a place
+    // (scheduler/worker_loop.cpp), the monitor moves it when preempting the
+    // member that holds its worker fails (one that spins in a library's
+    // code, ult/monitor.cpp), and a region the monitor rescued before gives
+    // it a spare at once (own_threads).
     ult::Worker* place_worker = !team->outermost && b.place >= 0 ? worker_on_place(b.place, here) : nullptr;
     if (pool_only && place_worker && !place_worker->dedicated()) place_worker = nullptr;
     m->fiber.prepare(&member_main, m, /*movable=*/!team->outermost);

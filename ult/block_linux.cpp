@@ -276,14 +276,15 @@ extern "C" const char __ehdr_start[] __attribute__((visibility("hidden")));
 extern "C" const char __etext[] __attribute__((visibility("hidden")));
 bool from_runtime(const void* ret) { return ret >= __ehdr_start && ret < __etext; }
 
-// A lock of m by a fiber that found it held: queued fibers first, then
-// slices while others share the worker, then the C library's lock.
-int contended_lock(pthread_mutex_t* m) {
+// A lock of m on a fiber: at once if it is free, else queued fibers first,
+// then slices while others share the worker, then the C library's lock.
+int fiber_lock(pthread_mutex_t* m) {
+  if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
+  // The C library's answer to relocking an error-checking mutex this kernel
+  // thread holds (as it would be without fibers).
+  if ((m->__data.__kind & 3) == PTHREAD_MUTEX_ERRORCHECK_NP && m->__data.__owner == bobbin::ult::native_thread_id())
+    return g_mutex_lock(m);
   for (;;) {
-    // The C library's answer to relocking an error-checking mutex this
-    // kernel thread holds (as it would be without fibers).
-    if ((m->__data.__kind & 3) == PTHREAD_MUTEX_ERRORCHECK_NP && m->__data.__owner == bobbin::ult::native_thread_id())
-      return g_mutex_lock(m);
     if (Worker::yield_to_queued()) {
       if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
       continue;
@@ -305,8 +306,7 @@ int fiber_cond_wait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, cons
     int saved = errno;
     g_mutex_unlock(m);
     Worker::yield_to_queued();
-    int rc = g_mutex_trylock(m);
-    if (rc == EBUSY) rc = contended_lock(m);
+    int rc = fiber_lock(m);
     errno = saved;
     return rc;
   }
@@ -524,8 +524,7 @@ __attribute__((visibility("default"))) int bobbin_mutex_lock(pthread_mutex_t* m)
 int bobbin_mutex_lock(pthread_mutex_t* m) {
   if (!g_mutex_lock) resolve_next();
   if (!on_worker() || from_runtime(__builtin_return_address(0))) return g_mutex_lock(m);
-  if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
-  return contended_lock(m);
+  return fiber_lock(m);
 }
 
 __attribute__((visibility("default"))) int bobbin_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) __asm__(

@@ -252,9 +252,14 @@ int Worker::waiting_fibers() const {
 // worker a system call per round (outer 8 x inner 16 on 2 workers, 200
 // rounds: 11-16 ms with a yield every rotation, 9-18 with the quantum; with
 // none, 7 ms or, in 2 runs of 5, 0.4-1.2 s).
-bool Worker::yield_to_queued() {
+bool Worker::runnable_queued() {
   Worker* w = t_current_;
-  if (!w || !w->running_ || w->running_ == &w->idle_ || !w->has_runnable_queued()) return false;
+  return w && w->running_ && w->running_ != &w->idle_ && w->has_runnable_queued();
+}
+
+bool Worker::yield_to_queued() {
+  if (!runnable_queued()) return false;
+  Worker* w = t_current_;
   if (oversubscribed() && ++w->yields_in_rotation_ > w->fifo_len_.load(memory_order_relaxed)) {
     w->yields_in_rotation_ = 0;
     uint64_t now = now_ns();
@@ -265,11 +270,6 @@ bool Worker::yield_to_queued() {
   }
   w->switch_away(&after_yield, nullptr, trace::Leave::Yield);
   return true;
-}
-
-bool Worker::runnable_queued() {
-  Worker* w = t_current_;
-  return w && w->running_ && w->running_ != &w->idle_ && w->has_runnable_queued();
 }
 
 bool Worker::others_share_worker() {
