@@ -1,7 +1,7 @@
 // Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait,
 // sleeps (nanosleep, clock_nanosleep, usleep, sleep), and a contended
 // pthread mutex or a condition variable wait (pthread_mutex_lock,
-// pthread_cond_wait, pthread_cond_clockwait).
+// pthread_cond_wait, pthread_cond_timedwait, pthread_cond_clockwait).
 //
 // The problem. Team members that wait for each other outside the runtime
 // with a blocking call (a pipe between members, a semaphore ring, a POSIX
@@ -60,9 +60,9 @@
 // times libomp's time before, the members going to kernel threads one
 // rescue at a time. The runtime's own calls (std::mutex in libbobbin,
 // which switches nothing while it holds per-worker state) are the C
-// library's, told by their return address. pthread_cond_timedwait is left
-// to the C library: its deadline is on the condition's clock, which only
-// the C library knows.
+// library's, told by their return address. pthread_cond_timedwait's
+// deadline is on the clock the condition variable was made with, which the
+// C library keeps in a bit of the condition (cond_clock below).
 //
 // Exported at the C library's version nodes (abi/bobbin.map): programs built
 // on glibc 2.34 or later ask for sem_wait and pthread_barrier_* at
@@ -114,6 +114,7 @@ using MutexLockFn = int (*)(pthread_mutex_t*);
 using MutexClocklockFn = int (*)(pthread_mutex_t*, clockid_t, const timespec*);
 using CondWaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*);
 using CondClockwaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t, const timespec*);
+using CondTimedwaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*, const timespec*);
 
 ReadFn g_read;
 SemWaitFn g_sem_wait;
@@ -131,6 +132,7 @@ MutexLockFn g_mutex_lock, g_mutex_trylock, g_mutex_unlock;
 MutexClocklockFn g_mutex_clocklock;
 CondWaitFn g_cond_wait;
 CondClockwaitFn g_cond_clockwait;
+CondTimedwaitFn g_cond_timedwait;
 
 void* next_symbol(const char* name, const char* version) {
   void* f = dlvsym(RTLD_NEXT, name, version);
@@ -154,6 +156,7 @@ __attribute__((constructor)) void resolve_next() {
   g_mutex_clocklock = reinterpret_cast<MutexClocklockFn>(next_symbol("pthread_mutex_clocklock", "GLIBC_2.34"));
   g_cond_wait = reinterpret_cast<CondWaitFn>(next_symbol("pthread_cond_wait", "GLIBC_2.3.2"));
   g_cond_clockwait = reinterpret_cast<CondClockwaitFn>(next_symbol("pthread_cond_clockwait", "GLIBC_2.34"));
+  g_cond_timedwait = reinterpret_cast<CondTimedwaitFn>(next_symbol("pthread_cond_timedwait", "GLIBC_2.3.2"));
 }
 
 // Whether this call should look before it blocks (B2).
@@ -308,6 +311,13 @@ int fiber_cond_wait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, cons
     Worker::yield_to_queued();
     int rc = fiber_lock(m);
     errno = saved;
+    // Past the deadline, the timeout: with fibers always runnable here, a
+    // caller's loop of timed waits would otherwise never see it.
+    if (rc == 0 && deadline) {
+      timespec now;
+      clock_gettime(clock, &now);
+      if (to_ns(now) >= to_ns(*deadline)) return ETIMEDOUT;
+    }
     return rc;
   }
   if (!Worker::others_share_worker()) return deadline ? g_cond_clockwait(c, m, clock, deadline) : g_cond_wait(c, m);
@@ -316,6 +326,15 @@ int fiber_cond_wait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, cons
   if (last) until = *deadline;
   int rc = g_cond_clockwait(c, m, clock, &until);
   return rc == ETIMEDOUT && !last ? 0 : rc;
+}
+
+// The clock of a condition variable's deadlines (pthread_condattr_setclock
+// at its init): the C library keeps it in bit 1 of __wrefs (set means
+// CLOCK_MONOTONIC), written only by pthread_cond_init.
+constexpr unsigned kCondMonotonicBit = 2;
+clockid_t cond_clock(pthread_cond_t* c) {
+  return (__atomic_load_n(&c->__data.__wrefs, __ATOMIC_RELAXED) & kCondMonotonicBit) ? CLOCK_MONOTONIC
+                                                                                       : CLOCK_REALTIME;
 }
 
 // ---- the barrier ----
@@ -543,6 +562,14 @@ int bobbin_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock
   bool ours = (clock == CLOCK_MONOTONIC || clock == CLOCK_REALTIME) && valid(t);
   if (!ours || !on_worker() || from_runtime(__builtin_return_address(0))) return g_cond_clockwait(c, m, clock, t);
   return fiber_cond_wait(c, m, clock, t);
+}
+
+__attribute__((visibility("default"))) int bobbin_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
+                                                                  const timespec* t) __asm__("pthread_cond_timedwait");
+int bobbin_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m, const timespec* t) {
+  if (!g_cond_timedwait) resolve_next();
+  if (!valid(t) || !on_worker() || from_runtime(__builtin_return_address(0))) return g_cond_timedwait(c, m, t);
+  return fiber_cond_wait(c, m, cond_clock(c), t);
 }
 
 }  // extern "C"

@@ -12,6 +12,9 @@
               loop, as a wait on a progress engine's poll does
      condvar  a barrier of a pthread mutex and condition variable (as
               std::mutex and std::condition_variable make one)
+     timedcond  the same barrier waiting with pthread_cond_timedwait on a
+              CLOCK_MONOTONIC condition, 30 s deadlines (as
+              std::condition_variable::wait_until's on the system clock)
    sync_round(shape, s, me, n, r, &local) is round r (from 1) for member me
    of n; state_init/state_destroy bracket a team's use of s. */
 #ifndef BOBBIN_SYNC_SHAPES_H
@@ -24,11 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { MAX_INNER = 64 };
-enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, CALL, CONDVAR, SHAPES };
-static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem", "call", "condvar"};
+enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, CALL, CONDVAR, TIMEDCOND, SHAPES };
+static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem", "call", "condvar", "timedcond"};
 #define SHAPE_FAIL(...)        \
   do {                         \
     fprintf(stderr, "FAIL: "); \
@@ -50,7 +54,7 @@ typedef struct {
   pthread_barrier_t pb;
   sem_t sems[MAX_INNER];
   pthread_mutex_t mu;
-  pthread_cond_t cv;
+  pthread_cond_t cv, mono_cv;
   int cv_count, cv_round;
   long sum;
 } team_state;
@@ -126,6 +130,22 @@ static inline void sync_round(int shape, team_state *s, int me, int n, int r, in
       }
       pthread_mutex_unlock(&s->mu);
       break;
+    case TIMEDCOND:
+      pthread_mutex_lock(&s->mu);
+      if (++s->cv_count == n) {
+        s->cv_count = 0;
+        s->cv_round = r;
+        pthread_cond_broadcast(&s->mono_cv);
+      } else {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += 30;
+        while (s->cv_round < r)
+          if (pthread_cond_timedwait(&s->mono_cv, &s->mu, &until) == ETIMEDOUT && s->cv_round < r)
+            SHAPE_FAIL("member %d of %d waited 30 s for round %d", me, n, r);
+      }
+      pthread_mutex_unlock(&s->mu);
+      break;
     case SEM:
       if (me == 0) {
         sem_post(&s->sems[1 % n]);
@@ -143,6 +163,11 @@ static inline void state_init(team_state *s, int n) {
   pthread_barrier_init(&s->pb, NULL, (unsigned)n);
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->cv, NULL);
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&s->mono_cv, &ca);
+  pthread_condattr_destroy(&ca);
   for (int i = 0; i < n; i++) {
     if (pipe(s->pipes[i]) != 0) SHAPE_FAIL("pipe: %s", strerror(errno));
     sem_init(&s->sems[i], 0, 0);
@@ -153,6 +178,7 @@ static inline void state_destroy(team_state *s, int n) {
   pthread_barrier_destroy(&s->pb);
   pthread_mutex_destroy(&s->mu);
   pthread_cond_destroy(&s->cv);
+  pthread_cond_destroy(&s->mono_cv);
   for (int i = 0; i < n; i++) {
     close(s->pipes[i][0]);
     close(s->pipes[i][1]);

@@ -10,10 +10,11 @@
  *
  * usage: syncshapes [small|medium|large|R] [INNER] [OUTER] [SHAPES]
  *   R = 10 / 40 / 160 inner regions per outer thread; INNER = 4; OUTER = 2;
- *   SHAPES: comma-separated (default yield,flag,pipe,pthread,sem,condvar). The
- *   pause-only spin barrier (spin) and the one polling with a system call
- *   (call) are opt-in: once kernel threads outnumber the cores, each of
- *   their rounds waits for the OS to run every spinner. */
+ *   SHAPES: comma-separated (default yield,flag,pipe,pthread,sem,condvar).
+ *   The pause-only spin barrier (spin) and the one polling with a system
+ *   call (call) are opt-in: once kernel threads outnumber the cores, each
+ *   of their rounds waits for the OS to run every spinner; so is timedcond
+ *   (condvar with timed waits). */
 #include "bench.h"
 
 #include "shapes.h"
