@@ -488,6 +488,20 @@ const Row kRows[] = {
      "how an outermost team with more threads than processors runs: threads (a kernel thread each, as libomp), "
      "fibers (on the workers), or auto (fibers unless the program has thread-local data of its own)",
      true},
+    {"BOBBIN_NESTED_THREADS", "auto",
+     [](const std::string& v, Settings& st) {
+       if (v == "auto") st.nested_threads = 0;
+       else if (v == "threads") st.nested_threads = 1;
+       else if (v == "fibers") st.nested_threads = 2;
+       else return false;
+       return true;
+     },
+     [](const Settings& st) {
+       return std::string(st.nested_threads == 1 ? "threads" : st.nested_threads == 2 ? "fibers" : "auto");
+     },
+     "how the members of a nested team run: fibers (on the workers), threads (a kernel thread each, as libomp), "
+     "or auto (fibers unless the program has thread-local data of its own)",
+     true},
     {"OMP_GANG_SCHED", "BOBBIN_NESTED's value",
      [](const std::string& v, Settings& st) {
        bool on;

@@ -40,6 +40,7 @@ struct Settings {
   std::string kmp_affinity;          // KMP_AFFINITY, raw (mapped onto places by places.cpp)
   int nested_mode = 1;               // BOBBIN_NESTED / OMP_GANG_SCHED: 1 gang, 2 steal
   int wide_teams = 0;                // BOBBIN_WIDE_TEAMS: 0 auto, 1 threads, 2 fibers
+  int nested_threads = 0;            // BOBBIN_NESTED_THREADS: 0 auto, 1 threads, 2 fibers
   int num_teams = 0;                 // OMP_NUM_TEAMS, 0 = unset
   int teams_thread_limit = 0;        // OMP_TEAMS_THREAD_LIMIT, 0 = unset
   int teams_proc_bind = 4;           // KMP_TEAMS_PROC_BIND: how teams' initial threads are placed (spread)

@@ -585,6 +585,32 @@ bool wide_team_as_fibers(int n, bool may_nest) {
   return !tls && !may_nest;
 }
 
+// Whether the members of a nested team get a kernel thread each (spares)
+// rather than run as fibers on the workers (BOBBIN_NESTED_THREADS). A fiber
+// shares its kernel thread's thread-local storage with every other fiber
+// of that worker, and a nested member may run on the worker of an outer
+// thread: with `threadprivate` (clang and gcc lower it to native TLS),
+// `__thread` or `thread_local` data, the members of an inner team of 4
+// under an outer team of 2 on 2 cores read one another's copies, and a
+// member writing its copy overwrote an outer thread's (19 of 20 regions).
+// So in auto mode, as for wide teams, only while no loaded module but the
+// system's and the runtimes' has thread-local data; else a kernel thread
+// per member, as libomp, whose TLS is the member's own.
+bool nested_members_need_threads() {
+  int mode = settings().nested_threads;
+  if (mode != 0) return mode == 1;
+  std::string module;
+  bool tls = program_has_thread_local_data(&module);
+  static Atomic<int> said{-1};  // what OMP_DISPLAY_ENV=verbose last reported
+  if (settings().display_env == "verbose" && said.exchange(tls, memory_order_relaxed) != int(tls)) {
+    if (tls)
+      warn("nested teams run a kernel thread per member: %s has thread-local data", module.c_str());
+    else
+      warn("nested teams run as fibers on the workers");
+  }
+  return tls;
+}
+
 // `threads_reserved`: what the fork took from OMP_THREAD_LIMIT's count, which
 // close_region gives back.
 // `requested`: the team size the program asked for, for a tool (0: n).
@@ -1009,7 +1035,10 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // worker carries outer threads): nested 8 x 2 on 2 cores, 11 ms as gangs,
   // 1.9 ms with the members queued on their creator's worker.
   ult::Worker* creator_worker = ult::Worker::current();
-  bool gang = !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0 &&
+  // Thread-local data of the program's own: a kernel thread per member, so
+  // no gang (its members run on other workers' kernel threads).
+  bool own_tls = !req.league && nested && n > 1 && nested_members_need_threads();
+  bool gang = !own_tls && !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0 &&
               ult::Worker::pool_size() <= g_gang_procs && creator_worker && creator_worker->in_pool() &&
               !under_wide_fibers(me);
   if (gang) {
@@ -1065,9 +1094,10 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
-  // A region that needed the monitor's rescue before: a kernel thread per member.
+  // A region that needed the monitor's rescue before, or one of a program
+  // with thread-local data (own_tls): a kernel thread per member.
   team->probe = false;
-  bool own_threads = n > 1 && !team->outermost && wants_own_threads(req.body, team);
+  bool own_threads = n > 1 && !team->outermost && (own_tls || wants_own_threads(req.body, team));
   bool queued_movable = false;
   for (int i = 1; i < n; ++i) {
     Thread* m = member_descriptor(team, i);

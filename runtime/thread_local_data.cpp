@@ -17,14 +17,18 @@ namespace {
 
 // Libraries whose thread-local data is their own business: set and read
 // within one call (errno, the allocator's caches, exception state,
-// sanitizer bookkeeping), so OpenMP threads that share a kernel thread and
-// switch only at the runtime's scheduling points never see each other's.
-// Matched on the file name up to ".so".
+// sanitizer bookkeeping, OpenBLAS's per-thread buffers, libgfortran's I/O
+// state), so OpenMP threads that share a kernel thread and switch only at
+// the runtime's scheduling points never see each other's (the monitor does
+// not preempt inside a BLAS library either: ult/preempt_linux.cpp).
+// Matched on the file name up to the first dot (Debian's OpenBLAS is
+// libopenblasp-r0.3.21.so behind its libopenblas.so.0 link).
 constexpr const char* kOwnBusiness[] = {
     "libc",     "libm",       "libpthread", "libdl",       "librt",      "libresolv", "ld-linux-x86-64",
     "ld-linux-aarch64", "libstdc++", "libgcc_s", "libatomic", "libbobbin", "libomp", "libiomp5",
     "libgomp",  "libhwloc",   "libudev",    "libnuma",     "libboost_context", "libasan", "libtsan",
-    "libubsan", "liblsan",    "libcap",     "libsystemd", "libz",
+    "libubsan", "liblsan",    "libcap",     "libsystemd", "libz",       "libopenblas", "libopenblasp-r0",
+    "libopenblaso-r0", "libgfortran",
 };
 
 bool own_business(const char* path) {
