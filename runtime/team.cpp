@@ -599,10 +599,11 @@ bool wide_team_as_fibers(int n, bool may_nest) {
 bool nested_members_need_threads() {
   int mode = settings().nested_threads;
   if (mode != 0) return mode == 1;
+  bool verbose = settings().display_env == "verbose";
   std::string module;
-  bool tls = program_has_thread_local_data(&module);
+  bool tls = program_has_thread_local_data(verbose ? &module : nullptr);
   static Atomic<int> said{-1};  // what OMP_DISPLAY_ENV=verbose last reported
-  if (settings().display_env == "verbose" && said.exchange(tls, memory_order_relaxed) != int(tls)) {
+  if (verbose && said.exchange(tls, memory_order_relaxed) != int(tls)) {
     if (tls)
       warn("nested teams run a kernel thread per member: %s has thread-local data", module.c_str());
     else

@@ -1,7 +1,9 @@
 // Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait,
 // sleeps (nanosleep, clock_nanosleep, usleep, sleep), and a contended
 // pthread mutex or a condition variable wait (pthread_mutex_lock,
-// pthread_cond_wait, pthread_cond_timedwait, pthread_cond_clockwait).
+// pthread_cond_wait, pthread_cond_timedwait, pthread_cond_clockwait), and
+// which fiber holds a recursive or error-checking mutex
+// (pthread_mutex_trylock, pthread_mutex_unlock).
 //
 // The problem. Team members that wait for each other outside the runtime
 // with a blocking call (a pipe between members, a semaphore ring, a POSIX
@@ -279,23 +281,105 @@ extern "C" const char __ehdr_start[] __attribute__((visibility("hidden")));
 extern "C" const char __etext[] __attribute__((visibility("hidden")));
 bool from_runtime(const void* ret) { return ret >= __ehdr_start && ret < __etext; }
 
+// Recursive and error-checking mutexes. The C library names their owner by
+// kernel thread, which the fibers of one worker share: a fiber's lock of a
+// recursive mutex that another fiber of its worker held (preempted, or
+// switched away at a yield, a sleep or a scheduling point inside its
+// critical section) succeeded as that holder's recursion, and both were
+// inside at once; an error-checking one answered EDEADLK (a nested team of
+// 4 under an outer one of 2 on 2 cores, a yield and a sleep inside each
+// section: 398 overlaps and 274 errors in 800 sections). So each worker's
+// thread keeps a registry of the fibers that hold such mutexes it locked
+// (t_held: mutex, fiber, depth), and a fiber's lock of one that another
+// fiber of the thread holds waits as for a holder elsewhere. A mutex the
+// registry does not know (locked before the thread ran fibers, or past its
+// kHeld entries) keeps the C library's rule. Not covered: a condition wait
+// on such a mutex, whose relock is the C library's own.
+struct Held {
+  const pthread_mutex_t* mutex;
+  const void* fiber;
+  uint32_t depth;
+};
+constexpr int kHeld = 16;
+thread_local Held t_held[kHeld] __attribute__((tls_model("initial-exec")));
+thread_local int t_held_count __attribute__((tls_model("initial-exec")));
+
+// Kinds whose owner is a kernel thread and whose relock by it the C library
+// answers itself (not robust, priority-inheriting or -protecting ones:
+// 16, 32, 64 in __kind).
+bool thread_owned_kind(const pthread_mutex_t* m) {
+  int kind = __atomic_load_n(&m->__data.__kind, __ATOMIC_RELAXED);
+  int type = kind & 3;
+  return (type == PTHREAD_MUTEX_RECURSIVE_NP || type == PTHREAD_MUTEX_ERRORCHECK_NP) && (kind & (16 | 32 | 64)) == 0;
+}
+
+Held* held_entry(const pthread_mutex_t* m) {
+  for (int i = 0; i < t_held_count; ++i)
+    if (t_held[i].mutex == m) return &t_held[i];
+  return nullptr;
+}
+
+// Whether another fiber of this kernel thread holds m (the registry's
+// answer, checked against the C library's owner).
+bool held_by_sibling(const pthread_mutex_t* m, const void* me) {
+  Held* h = held_entry(m);
+  return h && h->fiber != me &&
+         __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED) == bobbin::ult::native_thread_id();
+}
+
+void note_locked(const pthread_mutex_t* m, const void* me) {
+  if (Held* h = held_entry(m)) {
+    if (h->fiber == me) {
+      ++h->depth;
+      return;
+    }
+    *h = Held{m, me, 1};  // a stale entry: its fiber let go through a path not seen here
+    return;
+  }
+  if (t_held_count < kHeld) t_held[t_held_count++] = Held{m, me, 1};
+}
+
+void note_unlocked(const pthread_mutex_t* m, const void* me) {
+  Held* h = held_entry(m);
+  if (!h || h->fiber != me) return;
+  if (--h->depth == 0) *h = t_held[--t_held_count];
+}
+
 // A lock of m on a fiber: at once if it is free, else queued fibers first,
 // then slices while others share the worker, then the C library's lock.
-int fiber_lock(pthread_mutex_t* m) {
-  if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
-  // The C library's answer to relocking an error-checking mutex this kernel
-  // thread holds (as it would be without fibers).
-  if ((m->__data.__kind & 3) == PTHREAD_MUTEX_ERRORCHECK_NP && m->__data.__owner == bobbin::ult::native_thread_id())
-    return g_mutex_lock(m);
+int lock_waiting(pthread_mutex_t* m, const void* me, bool tracked) {
+  if (!tracked || !held_by_sibling(m, me)) {
+    if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
+    // The C library's answer to relocking an error-checking mutex this
+    // kernel thread holds for this fiber (as it would be without fibers).
+    if ((m->__data.__kind & 3) == PTHREAD_MUTEX_ERRORCHECK_NP && m->__data.__owner == bobbin::ult::native_thread_id())
+      return g_mutex_lock(m);
+  }
   for (;;) {
     if (Worker::yield_to_queued()) {
+      if (tracked && held_by_sibling(m, me)) continue;
       if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
+      continue;
+    }
+    if (tracked && held_by_sibling(m, me)) {
+      // Its holder is parked on this worker: only this thread can run it
+      // once it is made ready, so wait a slice without the lock.
+      timespec slice{0, long(kSliceNs)};
+      g_clock_nanosleep(CLOCK_MONOTONIC, 0, &slice, nullptr);
       continue;
     }
     if (!Worker::others_share_worker()) return g_mutex_lock(m);
     timespec until = after_slice(CLOCK_MONOTONIC);
     if (int rc = g_mutex_clocklock(m, CLOCK_MONOTONIC, &until); rc != ETIMEDOUT) return rc;
   }
+}
+
+int fiber_lock(pthread_mutex_t* m) {
+  bool tracked = thread_owned_kind(m);
+  const void* me = tracked ? Worker::current_fiber() : nullptr;
+  int rc = lock_waiting(m, me, tracked);
+  if (rc == 0 && tracked) note_locked(m, me);
+  return rc;
 }
 
 // A condition wait on a fiber until `deadline` on `clock` (nullptr: none):
@@ -307,6 +391,7 @@ int fiber_lock(pthread_mutex_t* m) {
 int fiber_cond_wait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, const timespec* deadline) {
   if (Worker::runnable_queued()) {
     int saved = errno;
+    if (t_held_count != 0) note_unlocked(m, Worker::current_fiber());  // fiber_lock notes it again
     g_mutex_unlock(m);
     Worker::yield_to_queued();
     int rc = fiber_lock(m);
@@ -544,6 +629,25 @@ int bobbin_mutex_lock(pthread_mutex_t* m) {
   if (!g_mutex_lock) resolve_next();
   if (!on_worker() || from_runtime(__builtin_return_address(0))) return g_mutex_lock(m);
   return fiber_lock(m);
+}
+
+__attribute__((visibility("default"))) int bobbin_mutex_trylock(pthread_mutex_t* m) __asm__("pthread_mutex_trylock");
+int bobbin_mutex_trylock(pthread_mutex_t* m) {
+  if (!g_mutex_trylock) resolve_next();
+  if (!on_worker() || from_runtime(__builtin_return_address(0)) || !thread_owned_kind(m)) return g_mutex_trylock(m);
+  const void* me = Worker::current_fiber();
+  if (held_by_sibling(m, me)) return EBUSY;
+  int rc = g_mutex_trylock(m);
+  if (rc == 0) note_locked(m, me);
+  return rc;
+}
+
+__attribute__((visibility("default"))) int bobbin_mutex_unlock(pthread_mutex_t* m) __asm__("pthread_mutex_unlock");
+int bobbin_mutex_unlock(pthread_mutex_t* m) {
+  if (!g_mutex_unlock) resolve_next();
+  if (t_held_count != 0 && on_worker() && !from_runtime(__builtin_return_address(0)))
+    note_unlocked(m, Worker::current_fiber());
+  return g_mutex_unlock(m);
 }
 
 __attribute__((visibility("default"))) int bobbin_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) __asm__(

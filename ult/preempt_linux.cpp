@@ -52,9 +52,10 @@
 //     a fiber that blocks in the kernel on a lock that a preempted fiber of
 //     its own thread holds is itself preempted at that call in turn, so the
 //     holder runs again.
-// What stays unsafe and is accepted: a recursive lock or stdio stream that
-// user code holds while it spins or blocks (owned by the kernel thread, so
-// the next fiber would enter it too). The alternative, never preempting,
+// What stays unsafe and is accepted: a stdio stream's lock that user code
+// holds (flockfile) while it spins or blocks, owned by the kernel thread, so
+// the next fiber would enter it too. (A recursive or error-checking pthread
+// mutex is kept per fiber by block_linux.cpp.) The alternative, never preempting,
 // hangs every program whose nested team waits outside the runtime with more
 // members than the workers free for it.
 //

@@ -15,12 +15,17 @@
      ETIMEDOUT;
    - an error-checking mutex relocked by its holder is EDEADLK, and a
      member that holds a mutex across a sleep keeps it: the others (queued
-     behind it on a small machine) wait. */
+     behind it on a small machine) wait;
+   - a recursive mutex (locked twice, and once more by trylock) and an
+     error-checking one, held across a yield and a sleep, admit one member
+     at a time; the holder's relock of the error-checking one is EDEADLK,
+     its unlocks succeed, and an unlock of one no one holds is EPERM. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* pthread_cond_clockwait */
 #endif
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +39,8 @@ typedef struct {
   pthread_cond_t real, mono;
   int count, round;
   int inside;  /* members between lock and unlock of the sleeping test */
+  pthread_mutex_t rec, err;
+  int rec_inside, err_inside;
 } team_t;
 
 static team_t g_team[OUTER];
@@ -99,6 +106,36 @@ static void barrier_rounds(team_t *t, int kind, int me) {
   }
 }
 
+static int g_overlaps, g_errors;
+
+static void bump_if(int bad, int *counter) {
+  if (bad) __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
+}
+
+/* The kinds the C library ties to a kernel thread, held across a yield and a sleep. */
+static void owned_kinds(team_t *t) {
+  for (int r = 0; r < 20; r++) {
+    bump_if(pthread_mutex_lock(&t->rec) != 0, &g_errors);
+    bump_if(pthread_mutex_lock(&t->rec) != 0, &g_errors);
+    bump_if(__atomic_add_fetch(&t->rec_inside, 1, __ATOMIC_RELAXED) != 1, &g_overlaps);
+    sched_yield();
+    usleep(30);
+    bump_if(pthread_mutex_trylock(&t->rec) != 0, &g_errors);
+    bump_if(pthread_mutex_unlock(&t->rec) != 0, &g_errors);
+    __atomic_sub_fetch(&t->rec_inside, 1, __ATOMIC_RELAXED);
+    bump_if(pthread_mutex_unlock(&t->rec) != 0, &g_errors);
+    bump_if(pthread_mutex_unlock(&t->rec) != 0, &g_errors);
+
+    bump_if(pthread_mutex_lock(&t->err) != 0, &g_errors);
+    bump_if(__atomic_add_fetch(&t->err_inside, 1, __ATOMIC_RELAXED) != 1, &g_overlaps);
+    sched_yield();
+    usleep(30);
+    bump_if(pthread_mutex_lock(&t->err) != EDEADLK, &g_errors);
+    __atomic_sub_fetch(&t->err_inside, 1, __ATOMIC_RELAXED);
+    bump_if(pthread_mutex_unlock(&t->err) != 0, &g_errors);
+  }
+}
+
 static void timeouts(int me) {
   pthread_mutexattr_t ma;
   pthread_mutexattr_init(&ma);
@@ -155,6 +192,13 @@ int main(void) {
     pthread_mutex_init(&g_team[o].mu, NULL);
     cond_init(&g_team[o].real, CLOCK_REALTIME);
     cond_init(&g_team[o].mono, CLOCK_MONOTONIC);
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&g_team[o].rec, &a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+    pthread_mutex_init(&g_team[o].err, &a);
+    pthread_mutexattr_destroy(&a);
   }
   int held_ok = 1;
 #pragma omp parallel num_threads(OUTER)
@@ -166,6 +210,7 @@ int main(void) {
       CHECK(omp_get_num_threads() == INNER, "inner team of %d", omp_get_num_threads());
       for (int kind = WAIT; kind < KINDS; kind++) barrier_rounds(t, kind, me);
       timeouts(me);
+      owned_kinds(t);
       /* Held across a sleep: nobody else is inside. */
       for (int r = 0; r < 10; r++) {
         pthread_mutex_lock(&t->mu);
@@ -177,6 +222,16 @@ int main(void) {
     }
   }
   CHECK(held_ok, "two members were inside one mutex at once");
+  CHECK(g_overlaps == 0, "%d times two members were inside one recursive or error-checking mutex", g_overlaps);
+  CHECK(g_errors == 0, "%d recursive or error-checking lock calls answered wrongly", g_errors);
+  pthread_mutex_t lone;
+  pthread_mutexattr_t ea;
+  pthread_mutexattr_init(&ea);
+  pthread_mutexattr_settype(&ea, PTHREAD_MUTEX_ERRORCHECK);
+  pthread_mutex_init(&lone, &ea);
+  pthread_mutexattr_destroy(&ea);
+  CHECK(pthread_mutex_unlock(&lone) == EPERM, "an unlock of an error-checking mutex no one holds");
+  pthread_mutex_destroy(&lone);
   for (int o = 0; o < OUTER; o++) CHECK(g_team[o].round == KINDS * ROUNDS, "team %d ended at round %d", o, g_team[o].round);
   return conf_end();
 }
