@@ -1,5 +1,7 @@
 // Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait,
-// sleeps (nanosleep, clock_nanosleep, usleep, sleep), and a contended
+// sleeps (nanosleep, clock_nanosleep, usleep, sleep), waits with a deadline
+// (sem_timedwait, sem_clockwait, pthread_mutex_timedlock,
+// pthread_mutex_clocklock, poll, select), and a contended
 // pthread mutex or a condition variable wait (pthread_mutex_lock,
 // pthread_cond_wait, pthread_cond_timedwait, pthread_cond_clockwait), and
 // which fiber holds a recursive or error-checking mutex
@@ -66,6 +68,18 @@
 // deadline is on the clock the condition variable was made with, which the
 // C library keeps in a bit of the condition (cond_clock below).
 //
+// Waits with a deadline. The monitor frees a worker whose fiber blocks in
+// the kernel by preempting it where the kernel restarts the call, and a
+// wait with a timeout is not restarted (the program would see EINTR): a
+// member in sem_timedwait, poll or select with a timeout, or a timed lock,
+// held its worker until the timeout ran out, and its team-mates queued
+// there waited with it (a semaphore ring and a poll ring of 8 members
+// after an omp barrier, 10 s deadlines: each round took the 10 s). They
+// now wait as the calls above, in slices up to their deadline, and return
+// what the C library's would: ETIMEDOUT (0 for poll and select, with
+// select's sets cleared and its timeout set to what is left, as Linux
+// does) once it passed.
+//
 // Exported at the C library's version nodes (abi/bobbin.map): programs built
 // on glibc 2.34 or later ask for sem_wait and pthread_barrier_* at
 // GLIBC_2.34 and for read at GLIBC_2.2.5.
@@ -75,9 +89,11 @@
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -117,6 +133,12 @@ using MutexClocklockFn = int (*)(pthread_mutex_t*, clockid_t, const timespec*);
 using CondWaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*);
 using CondClockwaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*, clockid_t, const timespec*);
 using CondTimedwaitFn = int (*)(pthread_cond_t*, pthread_mutex_t*, const timespec*);
+using SemClockwaitFn = int (*)(sem_t*, clockid_t, const timespec*);
+using SemTimedwaitFn = int (*)(sem_t*, const timespec*);
+using MutexTimedlockFn = int (*)(pthread_mutex_t*, const timespec*);
+using PollFn = int (*)(pollfd*, nfds_t, int);
+using PpollFn = int (*)(pollfd*, nfds_t, const timespec*, const sigset_t*);
+using SelectFn = int (*)(int, fd_set*, fd_set*, fd_set*, timeval*);
 
 ReadFn g_read;
 SemWaitFn g_sem_wait;
@@ -135,6 +157,12 @@ MutexClocklockFn g_mutex_clocklock;
 CondWaitFn g_cond_wait;
 CondClockwaitFn g_cond_clockwait;
 CondTimedwaitFn g_cond_timedwait;
+SemClockwaitFn g_sem_clockwait;
+SemTimedwaitFn g_sem_timedwait;
+MutexTimedlockFn g_mutex_timedlock;
+PollFn g_poll;
+PpollFn g_ppoll;
+SelectFn g_select;
 
 void* next_symbol(const char* name, const char* version) {
   void* f = dlvsym(RTLD_NEXT, name, version);
@@ -159,6 +187,12 @@ __attribute__((constructor)) void resolve_next() {
   g_cond_wait = reinterpret_cast<CondWaitFn>(next_symbol("pthread_cond_wait", "GLIBC_2.3.2"));
   g_cond_clockwait = reinterpret_cast<CondClockwaitFn>(next_symbol("pthread_cond_clockwait", "GLIBC_2.34"));
   g_cond_timedwait = reinterpret_cast<CondTimedwaitFn>(next_symbol("pthread_cond_timedwait", "GLIBC_2.3.2"));
+  g_sem_clockwait = reinterpret_cast<SemClockwaitFn>(next_symbol("sem_clockwait", "GLIBC_2.34"));
+  g_sem_timedwait = reinterpret_cast<SemTimedwaitFn>(next_symbol("sem_timedwait", "GLIBC_2.34"));
+  g_mutex_timedlock = reinterpret_cast<MutexTimedlockFn>(next_symbol("pthread_mutex_timedlock", "GLIBC_2.34"));
+  g_poll = reinterpret_cast<PollFn>(next_symbol("poll", "GLIBC_2.2.5"));
+  g_ppoll = reinterpret_cast<PpollFn>(next_symbol("ppoll", "GLIBC_2.4"));
+  g_select = reinterpret_cast<SelectFn>(next_symbol("select", "GLIBC_2.2.5"));
 }
 
 // Whether this call should look before it blocks (B2).
@@ -197,12 +231,12 @@ void wait_readable(int fd) {
   if (flags < 0 || (flags & O_NONBLOCK)) return;
   for (;;) {
     pollfd p{fd, POLLIN, 0};
-    if (poll(&p, 1, 0) != 0) return;  // readable, hung up, in error, or interrupted: read says which
+    if (g_poll(&p, 1, 0) != 0) return;  // readable, hung up, in error, or interrupted: read says which
     if (Worker::yield_to_queued()) continue;
     if (!Worker::others_share_worker()) return;
     timespec slice{0, long(kSliceNs)};
     SignalSafeWait safe;  // EINTR: read (restarted) or the next look says what happened
-    if (ppoll(&p, 1, &slice, nullptr) != 0) return;
+    if (g_ppoll(&p, 1, &slice, nullptr) != 0) return;
   }
 }
 
@@ -271,6 +305,160 @@ int posix_sleep(uint64_t ns, timespec* rem) {
 }
 
 bool valid(const timespec* t) { return t && t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1'000'000'000; }
+
+// ---- waits with a deadline ----
+
+constexpr uint64_t kNoDeadline = UINT64_MAX;
+
+uint64_t now_on(clockid_t clock) {
+  timespec t;
+  clock_gettime(clock, &t);
+  return to_ns(t);
+}
+
+// How long a wait with no other fiber on the worker blocks at most before it
+// looks again. The monitor's signal ends it early when a fiber is queued
+// there meanwhile, but a signal taken just before the thread blocks would
+// leave a wait without a deadline blocked for good (a poll ring of 8
+// without timeouts hung now and then on a loaded machine); a guess, long
+// enough to cost nothing.
+constexpr uint64_t kLoneSliceNs = 10'000'000;
+
+// The end of the next slice on `clock` (kSliceNs, or `ns`), no later than
+// `deadline` (*last: it is the deadline).
+timespec slice_end(clockid_t clock, uint64_t deadline, bool* last, uint64_t ns = kSliceNs) {
+  uint64_t end = now_on(clock) + ns;
+  *last = deadline <= end;
+  return from_ns(*last ? deadline : end);
+}
+
+// sem_wait's loop on a fiber, up to `deadline` (ns on `clock`;
+// kNoDeadline: none): 0, or -1 with errno (ETIMEDOUT, EINVAL, a signal's
+// EINTR); errno is the caller's on success. Slices while others share the
+// worker; else one wait to the deadline, which the monitor's signal may
+// end early (then it looks again), and for an untimed wait 1: the caller
+// makes the C library's call, which the monitor preempts where the kernel
+// restarts it.
+int fiber_sem_wait(sem_t* s, clockid_t clock, uint64_t deadline) {
+  int saved = errno;
+  for (;;) {
+    if (sem_trywait(s) == 0) {
+      errno = saved;
+      return 0;
+    }
+    if (errno != EAGAIN) return -1;  // EINVAL, EINTR: as sem_wait
+    // Before any yield: with fibers always runnable here (others in this
+    // same loop), the deadline would never be looked at.
+    if (deadline != kNoDeadline && now_on(clock) >= deadline) {
+      errno = ETIMEDOUT;
+      return -1;
+    }
+    if (Worker::yield_to_queued()) continue;
+    bool shared = Worker::others_share_worker();
+    if (!shared && deadline == kNoDeadline) {
+      errno = saved;
+      return 1;
+    }
+    bool last = false;
+    timespec until = slice_end(clock, deadline, &last, shared ? kSliceNs : kLoneSliceNs);
+    unsigned signals = bobbin::ult::preemption_signals_taken();
+    {
+      SignalSafeWait safe;
+      if (g_sem_clockwait(s, clock, &until) == 0) {
+        errno = saved;
+        return 0;
+      }
+    }
+    // The preemption signal ends the timed wait with EINTR: not the
+    // program's, look again (as sleep_until).
+    if (errno == EINTR && bobbin::ult::preemption_signals_taken() != signals) continue;
+    if (errno != ETIMEDOUT || last) return -1;
+  }
+}
+
+// poll's loop on a fiber up to `deadline` (ns on CLOCK_MONOTONIC;
+// kNoDeadline: none), as fiber_sem_wait: what poll returns.
+int fiber_poll(pollfd* fds, nfds_t n, uint64_t deadline) {
+  for (;;) {
+    int rc = g_poll(fds, n, 0);
+    if (rc != 0) return rc;  // ready, or an error
+    uint64_t now = now_on(CLOCK_MONOTONIC);
+    if (deadline != kNoDeadline && now >= deadline) return 0;  // before any yield, as in fiber_sem_wait
+    if (Worker::yield_to_queued()) continue;
+    uint64_t left = deadline == kNoDeadline ? kNoDeadline : deadline - now;
+    uint64_t wait = std::min(left, Worker::others_share_worker() ? kSliceNs : kLoneSliceNs);
+    timespec t = from_ns(wait);
+    unsigned signals = bobbin::ult::preemption_signals_taken();
+    int saved = errno;
+    {
+      SignalSafeWait safe;
+      rc = g_ppoll(fds, n, &t, nullptr);
+    }
+    if (rc > 0) return rc;
+    if (rc < 0 && errno == EINTR && bobbin::ult::preemption_signals_taken() != signals) {
+      errno = saved;
+      continue;
+    }
+    if (rc < 0 || wait == left) return rc;
+  }
+}
+
+// select's loop on a fiber, as fiber_poll; the sets are the caller's, each
+// call gets them afresh, and *tv is set to the time left (as Linux does).
+int fiber_select(int nfds, fd_set* r, fd_set* w, fd_set* e, timeval* tv) {
+  uint64_t deadline = kNoDeadline;
+  if (tv) deadline = now_on(CLOCK_MONOTONIC) + uint64_t(tv->tv_sec) * 1'000'000'000u + uint64_t(tv->tv_usec) * 1000u;
+  fd_set in[3];
+  fd_set* sets[3] = {r, w, e};
+  for (int i = 0; i < 3; ++i)
+    if (sets[i]) in[i] = *sets[i];
+  auto refill = [&] {
+    for (int i = 0; i < 3; ++i)
+      if (sets[i]) *sets[i] = in[i];
+  };
+  auto time_left = [&] {
+    if (!tv) return;
+    uint64_t now = now_on(CLOCK_MONOTONIC), left = now < deadline ? deadline - now : 0;
+    *tv = timeval{time_t(left / 1'000'000'000u), long(left % 1'000'000'000u / 1000u)};
+  };
+  for (;;) {
+    timeval zero{0, 0};
+    int rc = g_select(nfds, r, w, e, &zero);
+    if (rc != 0) {
+      time_left();
+      return rc;
+    }
+    uint64_t now = now_on(CLOCK_MONOTONIC);
+    if (deadline != kNoDeadline && now >= deadline) {  // before any yield, as in fiber_sem_wait
+      time_left();
+      return 0;  // the sets are empty, as the last look left them
+    }
+    if (Worker::yield_to_queued()) {
+      refill();
+      continue;
+    }
+    uint64_t left = deadline == kNoDeadline ? kNoDeadline : deadline - now;
+    uint64_t wait = std::min(left, Worker::others_share_worker() ? kSliceNs : kLoneSliceNs);
+    timeval t{time_t(wait / 1'000'000'000u), long(wait % 1'000'000'000u / 1000u)};
+    refill();
+    unsigned signals = bobbin::ult::preemption_signals_taken();
+    int saved = errno;
+    {
+      SignalSafeWait safe;
+      rc = g_select(nfds, r, w, e, &t);
+    }
+    if (rc < 0 && errno == EINTR && bobbin::ult::preemption_signals_taken() != signals) {
+      errno = saved;
+      refill();
+      continue;
+    }
+    if (rc != 0 || wait == left) {
+      time_left();
+      return rc;
+    }
+    refill();
+  }
+}
 
 // ---- mutexes and condition variables ----
 
@@ -346,8 +534,9 @@ void note_unlocked(const pthread_mutex_t* m, const void* me) {
 }
 
 // A lock of m on a fiber: at once if it is free, else queued fibers first,
-// then slices while others share the worker, then the C library's lock.
-int lock_waiting(pthread_mutex_t* m, const void* me, bool tracked) {
+// then slices while others share the worker, then the C library's lock;
+// ETIMEDOUT once `deadline` (ns on `clock`; kNoDeadline: none) passed.
+int lock_waiting(pthread_mutex_t* m, const void* me, bool tracked, clockid_t clock, uint64_t deadline) {
   if (!tracked || !held_by_sibling(m, me)) {
     if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
     // The C library's answer to relocking an error-checking mutex this
@@ -356,28 +545,34 @@ int lock_waiting(pthread_mutex_t* m, const void* me, bool tracked) {
       return g_mutex_lock(m);
   }
   for (;;) {
+    // Before any yield, as in fiber_sem_wait.
+    if (deadline != kNoDeadline && now_on(clock) >= deadline) return ETIMEDOUT;
     if (Worker::yield_to_queued()) {
       if (tracked && held_by_sibling(m, me)) continue;
       if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
       continue;
     }
+    bool last = false;
+    timespec until = slice_end(clock, deadline, &last);
     if (tracked && held_by_sibling(m, me)) {
       // Its holder is parked on this worker: only this thread can run it
       // once it is made ready, so wait a slice without the lock.
-      timespec slice{0, long(kSliceNs)};
-      g_clock_nanosleep(CLOCK_MONOTONIC, 0, &slice, nullptr);
+      g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
+      if (last) return ETIMEDOUT;
       continue;
     }
-    if (!Worker::others_share_worker()) return g_mutex_lock(m);
-    timespec until = after_slice(CLOCK_MONOTONIC);
-    if (int rc = g_mutex_clocklock(m, CLOCK_MONOTONIC, &until); rc != ETIMEDOUT) return rc;
+    if (!Worker::others_share_worker()) {
+      if (deadline == kNoDeadline) return g_mutex_lock(m);  // the monitor preempts it where the kernel restarts it
+      until = slice_end(clock, deadline, &last, kLoneSliceNs);
+    }
+    if (int rc = g_mutex_clocklock(m, clock, &until); rc != ETIMEDOUT || last) return rc;
   }
 }
 
-int fiber_lock(pthread_mutex_t* m) {
+int fiber_lock(pthread_mutex_t* m, clockid_t clock = CLOCK_MONOTONIC, uint64_t deadline = kNoDeadline) {
   bool tracked = thread_owned_kind(m);
   const void* me = tracked ? Worker::current_fiber() : nullptr;
-  int rc = lock_waiting(m, me, tracked);
+  int rc = lock_waiting(m, me, tracked, clock, deadline);
   if (rc == 0 && tracked) note_locked(m, me);
   return rc;
 }
@@ -505,32 +700,45 @@ __attribute__((visibility("default"))) int bobbin_sem_wait(sem_t* s) __asm__("se
 int bobbin_sem_wait(sem_t* s) {
   if (!g_sem_wait) resolve_next();
   if (on_shared_worker()) {
-    int saved = errno;
-    for (;;) {
-      if (sem_trywait(s) == 0) {
-        errno = saved;
-        return 0;
-      }
-      if (errno != EAGAIN) return -1;  // EINVAL, EINTR: as sem_wait
-      if (Worker::yield_to_queued()) continue;
-      if (!Worker::others_share_worker()) break;
-      timespec until = after_slice(CLOCK_MONOTONIC);
-      unsigned signals = bobbin::ult::preemption_signals_taken();
-      {
-        SignalSafeWait safe;
-        if (sem_clockwait(s, CLOCK_MONOTONIC, &until) == 0) {
-          errno = saved;
-          return 0;
-        }
-      }
-      // The preemption signal ends the timed wait with EINTR: not the
-      // program's, look again (as sleep_until).
-      if (errno == EINTR && bobbin::ult::preemption_signals_taken() != signals) continue;
-      if (errno != ETIMEDOUT) return -1;
-    }
-    errno = saved;
+    int rc = fiber_sem_wait(s, CLOCK_MONOTONIC, kNoDeadline);
+    if (rc <= 0) return rc;
   }
   return g_sem_wait(s);
+}
+
+__attribute__((visibility("default"))) int bobbin_sem_timedwait(sem_t* s, const timespec* t) __asm__("sem_timedwait");
+int bobbin_sem_timedwait(sem_t* s, const timespec* t) {
+  if (!g_sem_timedwait) resolve_next();
+  if (!valid(t) || !on_worker()) return g_sem_timedwait(s, t);
+  return fiber_sem_wait(s, CLOCK_REALTIME, to_ns(*t));
+}
+
+__attribute__((visibility("default"))) int bobbin_sem_clockwait(sem_t* s, clockid_t clock, const timespec* t) __asm__(
+    "sem_clockwait");
+int bobbin_sem_clockwait(sem_t* s, clockid_t clock, const timespec* t) {
+  if (!g_sem_clockwait) resolve_next();
+  bool ours = (clock == CLOCK_MONOTONIC || clock == CLOCK_REALTIME) && valid(t);
+  if (!ours || !on_worker()) return g_sem_clockwait(s, clock, t);
+  return fiber_sem_wait(s, clock, to_ns(*t));
+}
+
+__attribute__((visibility("default"))) int bobbin_poll(pollfd* fds, nfds_t n, int timeout) __asm__("poll");
+int bobbin_poll(pollfd* fds, nfds_t n, int timeout) {
+  if (!g_poll) resolve_next();
+  if (timeout == 0 || !on_worker() || from_runtime(__builtin_return_address(0))) return g_poll(fds, n, timeout);
+  uint64_t deadline = timeout < 0 ? kNoDeadline : now_on(CLOCK_MONOTONIC) + uint64_t(timeout) * 1'000'000u;
+  return fiber_poll(fds, n, deadline);
+}
+
+__attribute__((visibility("default"))) int bobbin_select(int nfds, fd_set* r, fd_set* w, fd_set* e,
+                                                         timeval* tv) __asm__("select");
+int bobbin_select(int nfds, fd_set* r, fd_set* w, fd_set* e, timeval* tv) {
+  if (!g_select) resolve_next();
+  bool bad = tv && (tv->tv_sec < 0 || tv->tv_usec < 0 || tv->tv_usec >= 1'000'000);
+  bool now = tv && tv->tv_sec == 0 && tv->tv_usec == 0;
+  if (bad || now || nfds < 0 || nfds > FD_SETSIZE || !on_worker() || from_runtime(__builtin_return_address(0)))
+    return g_select(nfds, r, w, e, tv);
+  return fiber_select(nfds, r, w, e, tv);
 }
 
 __attribute__((visibility("default"))) int bobbin_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* a,
@@ -648,6 +856,23 @@ int bobbin_mutex_unlock(pthread_mutex_t* m) {
   if (t_held_count != 0 && on_worker() && !from_runtime(__builtin_return_address(0)))
     note_unlocked(m, Worker::current_fiber());
   return g_mutex_unlock(m);
+}
+
+__attribute__((visibility("default"))) int bobbin_mutex_timedlock(pthread_mutex_t* m, const timespec* t) __asm__(
+    "pthread_mutex_timedlock");
+int bobbin_mutex_timedlock(pthread_mutex_t* m, const timespec* t) {
+  if (!g_mutex_timedlock) resolve_next();
+  if (!valid(t) || !on_worker() || from_runtime(__builtin_return_address(0))) return g_mutex_timedlock(m, t);
+  return fiber_lock(m, CLOCK_REALTIME, to_ns(*t));
+}
+
+__attribute__((visibility("default"))) int bobbin_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
+                                                                   const timespec* t) __asm__("pthread_mutex_clocklock");
+int bobbin_mutex_clocklock(pthread_mutex_t* m, clockid_t clock, const timespec* t) {
+  if (!g_mutex_clocklock) resolve_next();
+  bool ours = (clock == CLOCK_MONOTONIC || clock == CLOCK_REALTIME) && valid(t);
+  if (!ours || !on_worker() || from_runtime(__builtin_return_address(0))) return g_mutex_clocklock(m, clock, t);
+  return fiber_lock(m, clock, to_ns(*t));
 }
 
 __attribute__((visibility("default"))) int bobbin_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) __asm__(
