@@ -335,9 +335,9 @@ timespec slice_end(clockid_t clock, uint64_t deadline, bool* last, uint64_t ns =
 // sem_wait's loop on a fiber, up to `deadline` (ns on `clock`;
 // kNoDeadline: none): 0, or -1 with errno (ETIMEDOUT, EINVAL, a signal's
 // EINTR); errno is the caller's on success. Slices while others share the
-// worker; else one wait to the deadline, which the monitor's signal may
-// end early (then it looks again), and for an untimed wait 1: the caller
-// makes the C library's call, which the monitor preempts where the kernel
+// worker; else waits of kLoneSliceNs, which the monitor's signal may end
+// early (then it looks again), and for an untimed wait 1: the caller makes
+// the C library's call, which the monitor preempts where the kernel
 // restarts it.
 int fiber_sem_wait(sem_t* s, clockid_t clock, uint64_t deadline) {
   int saved = errno;
@@ -600,10 +600,12 @@ int fiber_cond_wait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock, cons
     }
     return rc;
   }
-  if (!Worker::others_share_worker()) return deadline ? g_cond_clockwait(c, m, clock, deadline) : g_cond_wait(c, m);
-  timespec until = after_slice(clock);
-  bool last = deadline && to_ns(*deadline) <= to_ns(until);
-  if (last) until = *deadline;
+  bool shared = Worker::others_share_worker();
+  if (!shared && !deadline) return g_cond_wait(c, m);  // the monitor preempts it where the kernel restarts it
+  // Alone on the worker with a deadline: a timed wait is not restarted
+  // after the monitor's signal, so it waits kLoneSliceNs at a time.
+  bool last = false;
+  timespec until = slice_end(clock, deadline ? to_ns(*deadline) : kNoDeadline, &last, shared ? kSliceNs : kLoneSliceNs);
   int rc = g_cond_clockwait(c, m, clock, &until);
   return rc == ETIMEDOUT && !last ? 0 : rc;
 }

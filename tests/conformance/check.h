@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CONF_UNUSED __attribute__((unused))
 
@@ -63,6 +64,20 @@ static void conf_fail_at(const char *file, int line, const char *fmt, ...) {
   } while (0)
 
 #define CONF_PRAGMA(x) _Pragma(#x)
+
+/* The time on `clock` in ns, and the timespec of a time in ns (for
+   deadlines). */
+static long long conf_ns_on(clockid_t clock) CONF_UNUSED;
+static long long conf_ns_on(clockid_t clock) {
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+static struct timespec conf_at(long long ns) CONF_UNUSED;
+static struct timespec conf_at(long long ns) {
+  struct timespec t = {(time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL)};
+  return t;
+}
 
 static int conf_has_failed(void) CONF_UNUSED;
 static int conf_has_failed(void) {

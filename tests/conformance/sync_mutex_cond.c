@@ -45,17 +45,6 @@ typedef struct {
 
 static team_t g_team[OUTER];
 
-static long long ns_on(clockid_t clock) {
-  struct timespec t;
-  clock_gettime(clock, &t);
-  return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static struct timespec at(long long ns) {
-  struct timespec t = {(time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL)};
-  return t;
-}
-
 static void cond_init(pthread_cond_t *c, clockid_t clock) {
   pthread_condattr_t a;
   pthread_condattr_init(&a);
@@ -71,16 +60,16 @@ static int wait_once(team_t *t, int kind, long long rel_ns) {
     case WAIT:
       return pthread_cond_wait(&t->real, &t->mu);
     case TIMED_REAL:
-      d = at(ns_on(CLOCK_REALTIME) + rel_ns);
+      d = conf_at(conf_ns_on(CLOCK_REALTIME) + rel_ns);
       return pthread_cond_timedwait(&t->real, &t->mu, &d);
     case TIMED_MONO:
-      d = at(ns_on(CLOCK_MONOTONIC) + rel_ns);
+      d = conf_at(conf_ns_on(CLOCK_MONOTONIC) + rel_ns);
       return pthread_cond_timedwait(&t->mono, &t->mu, &d);
     case CLOCK_REAL:
-      d = at(ns_on(CLOCK_REALTIME) + rel_ns);
+      d = conf_at(conf_ns_on(CLOCK_REALTIME) + rel_ns);
       return pthread_cond_clockwait(&t->real, &t->mu, CLOCK_REALTIME, &d);
     default:
-      d = at(ns_on(CLOCK_MONOTONIC) + rel_ns);
+      d = conf_at(conf_ns_on(CLOCK_MONOTONIC) + rel_ns);
       return pthread_cond_clockwait(&t->mono, &t->mu, CLOCK_MONOTONIC, &d);
   }
 }
@@ -149,9 +138,9 @@ static void timeouts(int me) {
   for (int kind = TIMED_REAL; kind < KINDS; kind++) {
     clockid_t clock = (kind == TIMED_MONO || kind == CLOCK_MONO) ? CLOCK_MONOTONIC : CLOCK_REALTIME;
     CHECK(pthread_mutex_lock(&t.mu) == 0, "lock");
-    long long t0 = ns_on(clock);
+    long long t0 = conf_ns_on(clock);
     int rc = wait_once(&t, kind, SHORT_NS);
-    long long dt = ns_on(clock) - t0;
+    long long dt = conf_ns_on(clock) - t0;
     CHECK(rc == ETIMEDOUT || rc == 0, "kind %d member %d: unsignalled wait returned %d", kind, me, rc);
     if (rc == ETIMEDOUT) CHECK(dt >= SHORT_NS, "kind %d: ETIMEDOUT after %lld ns of %d", kind, dt, SHORT_NS);
     CHECK(dt < 10000000000LL, "kind %d: a 5 ms wait took %lld ns", kind, dt);
@@ -163,16 +152,16 @@ static void timeouts(int me) {
   for (int kind = TIMED_REAL; kind < KINDS; kind++) {
     clockid_t clock = (kind == TIMED_MONO || kind == CLOCK_MONO) ? CLOCK_MONOTONIC : CLOCK_REALTIME;
     pthread_mutex_lock(&t.mu);
-    long long deadline = ns_on(clock) + SHORT_NS;
-    struct timespec d = at(deadline);
+    long long deadline = conf_ns_on(clock) + SHORT_NS;
+    struct timespec d = conf_at(deadline);
     pthread_cond_t *c = clock == CLOCK_MONOTONIC ? &t.mono : &t.real;
     int rc, waits = 0;
     do {
       waits++;
       rc = kind <= TIMED_MONO ? pthread_cond_timedwait(c, &t.mu, &d) : pthread_cond_clockwait(c, &t.mu, clock, &d);
-    } while (rc == 0 && waits < 1000000 && ns_on(clock) < deadline + 5000000000LL);
+    } while (rc == 0 && waits < 1000000 && conf_ns_on(clock) < deadline + 5000000000LL);
     CHECK(rc == ETIMEDOUT, "kind %d: the wait loop ended with %d after %d waits", kind, rc, waits);
-    CHECK(ns_on(clock) >= deadline, "kind %d: ETIMEDOUT before the deadline", kind);
+    CHECK(conf_ns_on(clock) >= deadline, "kind %d: ETIMEDOUT before the deadline", kind);
     pthread_mutex_unlock(&t.mu);
   }
   struct timespec bad = {time(NULL) + 1, 1000000000L}, past = {1, 0};

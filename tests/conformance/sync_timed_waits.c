@@ -37,25 +37,14 @@ typedef struct {
 
 static team_t g_team[OUTER];
 
-static long long ns_on(clockid_t clock) {
-  struct timespec t;
-  clock_gettime(clock, &t);
-  return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static struct timespec at(long long ns) {
-  struct timespec t = {(time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL)};
-  return t;
-}
-
 static int sem_wait_long(sem_t *s, int shape) {
   int rc;
   do {
     if (shape == SEM_TIMED) {
-      struct timespec d = at(ns_on(CLOCK_REALTIME) + LONG_S * 1000000000LL);
+      struct timespec d = conf_at(conf_ns_on(CLOCK_REALTIME) + LONG_S * 1000000000LL);
       rc = sem_timedwait(s, &d);
     } else {
-      struct timespec d = at(ns_on(CLOCK_MONOTONIC) + LONG_S * 1000000000LL);
+      struct timespec d = conf_at(conf_ns_on(CLOCK_MONOTONIC) + LONG_S * 1000000000LL);
       rc = sem_clockwait(s, CLOCK_MONOTONIC, &d);
     }
   } while (rc != 0 && errno == EINTR);
@@ -94,10 +83,10 @@ static void ring(team_t *t, int shape, int me) {
         for (;;) {
           struct timespec d;
           if (shape == LOCK_TIMED) {
-            d = at(ns_on(CLOCK_REALTIME) + LONG_S * 1000000000LL);
+            d = conf_at(conf_ns_on(CLOCK_REALTIME) + LONG_S * 1000000000LL);
             rc = pthread_mutex_timedlock(&t->mu, &d);
           } else {
-            d = at(ns_on(CLOCK_MONOTONIC) + LONG_S * 1000000000LL);
+            d = conf_at(conf_ns_on(CLOCK_MONOTONIC) + LONG_S * 1000000000LL);
             rc = pthread_mutex_clocklock(&t->mu, CLOCK_MONOTONIC, &d);
           }
           if (rc != 0) break;
@@ -124,16 +113,16 @@ static void ring(team_t *t, int shape, int me) {
 static void timeouts(team_t *t, int me) {
   sem_t empty;
   sem_init(&empty, 0, 0);
-  long long t0 = ns_on(CLOCK_REALTIME);
-  struct timespec d = at(t0 + SHORT_NS);
+  long long t0 = conf_ns_on(CLOCK_REALTIME);
+  struct timespec d = conf_at(t0 + SHORT_NS);
   int rc = sem_timedwait(&empty, &d);
   CHECK(rc == -1 && errno == ETIMEDOUT, "sem_timedwait on an empty semaphore: %d (%s)", rc, strerror(errno));
-  CHECK(ns_on(CLOCK_REALTIME) >= t0 + SHORT_NS, "sem_timedwait returned before its deadline");
-  t0 = ns_on(CLOCK_MONOTONIC);
-  d = at(t0 + SHORT_NS);
+  CHECK(conf_ns_on(CLOCK_REALTIME) >= t0 + SHORT_NS, "sem_timedwait returned before its deadline");
+  t0 = conf_ns_on(CLOCK_MONOTONIC);
+  d = conf_at(t0 + SHORT_NS);
   rc = sem_clockwait(&empty, CLOCK_MONOTONIC, &d);
   CHECK(rc == -1 && errno == ETIMEDOUT, "sem_clockwait on an empty semaphore: %d (%s)", rc, strerror(errno));
-  CHECK(ns_on(CLOCK_MONOTONIC) >= t0 + SHORT_NS, "sem_clockwait returned before its deadline");
+  CHECK(conf_ns_on(CLOCK_MONOTONIC) >= t0 + SHORT_NS, "sem_clockwait returned before its deadline");
   struct timespec bad = {time(NULL) + 1, 1000000000L}, past = {1, 0};
   CHECK(sem_timedwait(&empty, &bad) == -1 && errno == EINVAL, "sem_timedwait with tv_nsec 1e9: %s", strerror(errno));
   CHECK(sem_timedwait(&empty, &past) == -1 && errno == ETIMEDOUT, "sem_timedwait with a past deadline");
@@ -142,26 +131,26 @@ static void timeouts(team_t *t, int me) {
   int p[2];
   CHECK(pipe(p) == 0, "pipe");
   struct pollfd pf = {p[0], POLLIN, 0};
-  t0 = ns_on(CLOCK_MONOTONIC);
+  t0 = conf_ns_on(CLOCK_MONOTONIC);
   CHECK(poll(&pf, 1, 3) == 0, "poll on an empty pipe did not time out");
-  CHECK(ns_on(CLOCK_MONOTONIC) - t0 >= 3000000, "poll(3 ms) returned after %lld ns", ns_on(CLOCK_MONOTONIC) - t0);
-  t0 = ns_on(CLOCK_MONOTONIC);
+  CHECK(conf_ns_on(CLOCK_MONOTONIC) - t0 >= 3000000, "poll(3 ms) returned after %lld ns", conf_ns_on(CLOCK_MONOTONIC) - t0);
+  t0 = conf_ns_on(CLOCK_MONOTONIC);
   CHECK(poll(NULL, 0, 2) == 0, "poll with no descriptors");
-  CHECK(ns_on(CLOCK_MONOTONIC) - t0 >= 2000000, "poll(NULL, 0, 2 ms) returned after %lld ns", ns_on(CLOCK_MONOTONIC) - t0);
+  CHECK(conf_ns_on(CLOCK_MONOTONIC) - t0 >= 2000000, "poll(NULL, 0, 2 ms) returned after %lld ns", conf_ns_on(CLOCK_MONOTONIC) - t0);
   fd_set r;
   FD_ZERO(&r);
   FD_SET(p[0], &r);
   struct timeval tv = {0, 3000};
-  t0 = ns_on(CLOCK_MONOTONIC);
+  t0 = conf_ns_on(CLOCK_MONOTONIC);
   CHECK(select(p[0] + 1, &r, NULL, NULL, &tv) == 0, "select on an empty pipe did not time out");
-  CHECK(ns_on(CLOCK_MONOTONIC) - t0 >= 3000000, "select(3 ms) returned after %lld ns", ns_on(CLOCK_MONOTONIC) - t0);
+  CHECK(conf_ns_on(CLOCK_MONOTONIC) - t0 >= 3000000, "select(3 ms) returned after %lld ns", conf_ns_on(CLOCK_MONOTONIC) - t0);
   CHECK(!FD_ISSET(p[0], &r), "select's timeout left the descriptor in its set");
   CHECK(tv.tv_sec == 0 && tv.tv_usec == 0, "select's timeout left %ld.%06ld s", (long)tv.tv_sec, (long)tv.tv_usec);
   tv.tv_sec = 0;
   tv.tv_usec = 2000;
-  t0 = ns_on(CLOCK_MONOTONIC);
+  t0 = conf_ns_on(CLOCK_MONOTONIC);
   CHECK(select(0, NULL, NULL, NULL, &tv) == 0, "select as a sleep");
-  CHECK(ns_on(CLOCK_MONOTONIC) - t0 >= 2000000, "select(0, 2 ms) returned after %lld ns", ns_on(CLOCK_MONOTONIC) - t0);
+  CHECK(conf_ns_on(CLOCK_MONOTONIC) - t0 >= 2000000, "select(0, 2 ms) returned after %lld ns", conf_ns_on(CLOCK_MONOTONIC) - t0);
   close(p[0]);
   close(p[1]);
 
@@ -170,13 +159,13 @@ static void timeouts(team_t *t, int me) {
   if (me == 0) pthread_mutex_lock(&t->held);
 #pragma omp barrier
   if (me != 0) {
-    t0 = ns_on(CLOCK_REALTIME);
-    d = at(t0 + SHORT_NS);
+    t0 = conf_ns_on(CLOCK_REALTIME);
+    d = conf_at(t0 + SHORT_NS);
     rc = pthread_mutex_timedlock(&t->held, &d);
     CHECK(rc == ETIMEDOUT, "pthread_mutex_timedlock of a held mutex: %d", rc);
-    CHECK(ns_on(CLOCK_REALTIME) >= t0 + SHORT_NS, "pthread_mutex_timedlock returned before its deadline");
-    t0 = ns_on(CLOCK_MONOTONIC);
-    d = at(t0 + SHORT_NS);
+    CHECK(conf_ns_on(CLOCK_REALTIME) >= t0 + SHORT_NS, "pthread_mutex_timedlock returned before its deadline");
+    t0 = conf_ns_on(CLOCK_MONOTONIC);
+    d = conf_at(t0 + SHORT_NS);
     rc = pthread_mutex_clocklock(&t->held, CLOCK_MONOTONIC, &d);
     CHECK(rc == ETIMEDOUT, "pthread_mutex_clocklock of a held mutex: %d", rc);
   }
