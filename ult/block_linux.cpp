@@ -213,17 +213,6 @@ struct SignalSafeWait {
   SignalSafeWait& operator=(const SignalSafeWait&) = delete;
 };
 
-timespec after_slice(clockid_t clock) {
-  timespec t;
-  clock_gettime(clock, &t);
-  t.tv_nsec += long(kSliceNs);
-  if (t.tv_nsec >= 1'000'000'000) {
-    t.tv_nsec -= 1'000'000'000;
-    ++t.tv_sec;
-  }
-  return t;
-}
-
 // Waits, as above, until fd is readable (or in error); returns at once for a
 // non-blocking descriptor (B3) or when no other fiber shares the worker.
 void wait_readable(int fd) {
