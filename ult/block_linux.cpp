@@ -1,7 +1,8 @@
 // Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait,
 // sleeps (nanosleep, clock_nanosleep, usleep, sleep), waits with a deadline
 // (sem_timedwait, sem_clockwait, pthread_mutex_timedlock,
-// pthread_mutex_clocklock, poll, select), and a contended
+// pthread_mutex_clocklock; poll, select and epoll are ready_linux.cpp's,
+// futex waits futex_linux.cpp's), and a contended
 // pthread mutex or a condition variable wait (pthread_mutex_lock,
 // pthread_cond_wait, pthread_cond_timedwait, pthread_cond_clockwait), and
 // which fiber holds a recursive or error-checking mutex
@@ -76,9 +77,8 @@
 // there waited with it (a semaphore ring and a poll ring of 8 members
 // after an omp barrier, 10 s deadlines: each round took the 10 s). They
 // now wait as the calls above, in slices up to their deadline, and return
-// what the C library's would: ETIMEDOUT (0 for poll and select, with
-// select's sets cleared and its timeout set to what is left, as Linux
-// does) once it passed.
+// what the C library's would (ETIMEDOUT) once it passed. The waits for
+// readiness (poll, select, epoll) do the same in ready_linux.cpp.
 //
 // Exported at the C library's version nodes (abi/bobbin.map): programs built
 // on glibc 2.34 or later ask for sem_wait and pthread_barrier_* at
@@ -99,6 +99,7 @@
 #include <cstdint>
 
 #include "ult/atomic.hpp"
+#include "ult/block_wait.hpp"
 #include "ult/preempt.hpp"
 #include "ult/spinlock.hpp"
 #include "ult/thread_info.hpp"
@@ -113,12 +114,7 @@ using bobbin::memory_order_acquire;
 using bobbin::memory_order_relaxed;
 using bobbin::memory_order_release;
 using bobbin::ult::Worker;
-
-// A guess, not measured as optimal: well under the monitor's stuck
-// threshold (2 ms), so a fiber made ready behind a blocked call is not
-// mistaken for a stuck worker's, and long enough that the slices cost a few
-// microseconds of system time per millisecond of waiting.
-constexpr uint64_t kSliceNs = 100'000;
+using namespace bobbin::ult::block;  // NOLINT: the shared helpers of the interposed waits
 
 using ReadFn = ssize_t (*)(int, void*, size_t);
 using SemWaitFn = int (*)(sem_t*);
@@ -138,9 +134,10 @@ using SemTimedwaitFn = int (*)(sem_t*, const timespec*);
 using MutexTimedlockFn = int (*)(pthread_mutex_t*, const timespec*);
 using PollFn = int (*)(pollfd*, nfds_t, int);
 using PpollFn = int (*)(pollfd*, nfds_t, const timespec*, const sigset_t*);
-using SelectFn = int (*)(int, fd_set*, fd_set*, fd_set*, timeval*);
 
 ReadFn g_read;
+using ReadChkFn = ssize_t (*)(int, void*, size_t, size_t);
+ReadChkFn g_read_chk;
 SemWaitFn g_sem_wait;
 BarrierInitFn g_barrier_init;
 BarrierFn g_barrier_wait, g_barrier_destroy;
@@ -162,16 +159,11 @@ SemTimedwaitFn g_sem_timedwait;
 MutexTimedlockFn g_mutex_timedlock;
 PollFn g_poll;
 PpollFn g_ppoll;
-SelectFn g_select;
-
-void* next_symbol(const char* name, const char* version) {
-  void* f = dlvsym(RTLD_NEXT, name, version);
-  return f ? f : dlsym(RTLD_NEXT, name);
-}
 
 // Resolved at load, before the program's threads exist (as stack_attr.cpp).
 __attribute__((constructor)) void resolve_next() {
   g_read = reinterpret_cast<ReadFn>(next_symbol("read", "GLIBC_2.2.5"));
+  g_read_chk = reinterpret_cast<ReadChkFn>(next_symbol("__read_chk", "GLIBC_2.4"));
   g_sem_wait = reinterpret_cast<SemWaitFn>(next_symbol("sem_wait", "GLIBC_2.34"));
   g_barrier_init = reinterpret_cast<BarrierInitFn>(next_symbol("pthread_barrier_init", "GLIBC_2.34"));
   g_barrier_wait = reinterpret_cast<BarrierFn>(next_symbol("pthread_barrier_wait", "GLIBC_2.34"));
@@ -192,26 +184,7 @@ __attribute__((constructor)) void resolve_next() {
   g_mutex_timedlock = reinterpret_cast<MutexTimedlockFn>(next_symbol("pthread_mutex_timedlock", "GLIBC_2.34"));
   g_poll = reinterpret_cast<PollFn>(next_symbol("poll", "GLIBC_2.2.5"));
   g_ppoll = reinterpret_cast<PpollFn>(next_symbol("ppoll", "GLIBC_2.4"));
-  g_select = reinterpret_cast<SelectFn>(next_symbol("select", "GLIBC_2.2.5"));
 }
-
-// Whether this call should look before it blocks (B2).
-bool on_shared_worker() { return bobbin::t_spinlocks_held == 0 && Worker::others_share_worker(); }
-
-// Whether a sleep should go through sleep_until: on a worker's thread even
-// when no other fiber shares it now, since one may be queued during the
-// sleep, and the monitor's signal then ends the C library's sleep early.
-bool on_worker() { return bobbin::t_spinlocks_held == 0 && Worker::current() != nullptr; }
-
-// Around a wait below that takes the preemption signal's EINTR as a cue to
-// look again: the monitor may signal the thread there (Worker::
-// in_signal_safe_wait), though the kernel does not restart the call.
-struct SignalSafeWait {
-  SignalSafeWait() { Worker::enter_signal_safe_wait(); }
-  ~SignalSafeWait() { Worker::leave_signal_safe_wait(); }
-  SignalSafeWait(const SignalSafeWait&) = delete;
-  SignalSafeWait& operator=(const SignalSafeWait&) = delete;
-};
 
 // Waits, as above, until fd is readable (or in error); returns at once for a
 // non-blocking descriptor (B3) or when no other fiber shares the worker.
@@ -230,9 +203,6 @@ void wait_readable(int fd) {
 }
 
 // ---- sleeps ----
-
-uint64_t to_ns(const timespec& t) { return uint64_t(t.tv_sec) * 1'000'000'000u + uint64_t(t.tv_nsec); }
-timespec from_ns(uint64_t ns) { return timespec{time_t(ns / 1'000'000'000u), long(ns % 1'000'000'000u)}; }
 
 // Sleeps on `clock` until `deadline` (ns on that clock) as above; 0, or the
 // error that ended a slice (EINTR), with *left the time still to sleep.
@@ -293,33 +263,7 @@ int posix_sleep(uint64_t ns, timespec* rem) {
   return -1;
 }
 
-bool valid(const timespec* t) { return t && t->tv_sec >= 0 && t->tv_nsec >= 0 && t->tv_nsec < 1'000'000'000; }
-
 // ---- waits with a deadline ----
-
-constexpr uint64_t kNoDeadline = UINT64_MAX;
-
-uint64_t now_on(clockid_t clock) {
-  timespec t;
-  clock_gettime(clock, &t);
-  return to_ns(t);
-}
-
-// How long a wait with no other fiber on the worker blocks at most before it
-// looks again. The monitor's signal ends it early when a fiber is queued
-// there meanwhile, but a signal taken just before the thread blocks would
-// leave a wait without a deadline blocked for good (a poll ring of 8
-// without timeouts hung now and then on a loaded machine); a guess, long
-// enough to cost nothing.
-constexpr uint64_t kLoneSliceNs = 10'000'000;
-
-// The end of the next slice on `clock` (kSliceNs, or `ns`), no later than
-// `deadline` (*last: it is the deadline).
-timespec slice_end(clockid_t clock, uint64_t deadline, bool* last, uint64_t ns = kSliceNs) {
-  uint64_t end = now_on(clock) + ns;
-  *last = deadline <= end;
-  return from_ns(*last ? deadline : end);
-}
 
 // sem_wait's loop on a fiber, up to `deadline` (ns on `clock`;
 // kNoDeadline: none): 0, or -1 with errno (ETIMEDOUT, EINVAL, a signal's
@@ -365,98 +309,7 @@ int fiber_sem_wait(sem_t* s, clockid_t clock, uint64_t deadline) {
   }
 }
 
-// poll's loop on a fiber up to `deadline` (ns on CLOCK_MONOTONIC;
-// kNoDeadline: none), as fiber_sem_wait: what poll returns.
-int fiber_poll(pollfd* fds, nfds_t n, uint64_t deadline) {
-  for (;;) {
-    int rc = g_poll(fds, n, 0);
-    if (rc != 0) return rc;  // ready, or an error
-    uint64_t now = now_on(CLOCK_MONOTONIC);
-    if (deadline != kNoDeadline && now >= deadline) return 0;  // before any yield, as in fiber_sem_wait
-    if (Worker::yield_to_queued()) continue;
-    uint64_t left = deadline == kNoDeadline ? kNoDeadline : deadline - now;
-    uint64_t wait = std::min(left, Worker::others_share_worker() ? kSliceNs : kLoneSliceNs);
-    timespec t = from_ns(wait);
-    unsigned signals = bobbin::ult::preemption_signals_taken();
-    int saved = errno;
-    {
-      SignalSafeWait safe;
-      rc = g_ppoll(fds, n, &t, nullptr);
-    }
-    if (rc > 0) return rc;
-    if (rc < 0 && errno == EINTR && bobbin::ult::preemption_signals_taken() != signals) {
-      errno = saved;
-      continue;
-    }
-    if (rc < 0 || wait == left) return rc;
-  }
-}
-
-// select's loop on a fiber, as fiber_poll; the sets are the caller's, each
-// call gets them afresh, and *tv is set to the time left (as Linux does).
-int fiber_select(int nfds, fd_set* r, fd_set* w, fd_set* e, timeval* tv) {
-  uint64_t deadline = kNoDeadline;
-  if (tv) deadline = now_on(CLOCK_MONOTONIC) + uint64_t(tv->tv_sec) * 1'000'000'000u + uint64_t(tv->tv_usec) * 1000u;
-  fd_set in[3];
-  fd_set* sets[3] = {r, w, e};
-  for (int i = 0; i < 3; ++i)
-    if (sets[i]) in[i] = *sets[i];
-  auto refill = [&] {
-    for (int i = 0; i < 3; ++i)
-      if (sets[i]) *sets[i] = in[i];
-  };
-  auto time_left = [&] {
-    if (!tv) return;
-    uint64_t now = now_on(CLOCK_MONOTONIC), left = now < deadline ? deadline - now : 0;
-    *tv = timeval{time_t(left / 1'000'000'000u), long(left % 1'000'000'000u / 1000u)};
-  };
-  for (;;) {
-    timeval zero{0, 0};
-    int rc = g_select(nfds, r, w, e, &zero);
-    if (rc != 0) {
-      time_left();
-      return rc;
-    }
-    uint64_t now = now_on(CLOCK_MONOTONIC);
-    if (deadline != kNoDeadline && now >= deadline) {  // before any yield, as in fiber_sem_wait
-      time_left();
-      return 0;  // the sets are empty, as the last look left them
-    }
-    if (Worker::yield_to_queued()) {
-      refill();
-      continue;
-    }
-    uint64_t left = deadline == kNoDeadline ? kNoDeadline : deadline - now;
-    uint64_t wait = std::min(left, Worker::others_share_worker() ? kSliceNs : kLoneSliceNs);
-    timeval t{time_t(wait / 1'000'000'000u), long(wait % 1'000'000'000u / 1000u)};
-    refill();
-    unsigned signals = bobbin::ult::preemption_signals_taken();
-    int saved = errno;
-    {
-      SignalSafeWait safe;
-      rc = g_select(nfds, r, w, e, &t);
-    }
-    if (rc < 0 && errno == EINTR && bobbin::ult::preemption_signals_taken() != signals) {
-      errno = saved;
-      refill();
-      continue;
-    }
-    if (rc != 0 || wait == left) {
-      time_left();
-      return rc;
-    }
-    refill();
-  }
-}
-
 // ---- mutexes and condition variables ----
-
-// This library's code, from its ELF header to the end of its text: a call
-// from there is the runtime's own (hidden: the linker's symbols for this
-// object, not the program's).
-extern "C" const char __ehdr_start[] __attribute__((visibility("hidden")));
-extern "C" const char __etext[] __attribute__((visibility("hidden")));
-bool from_runtime(const void* ret) { return ret >= __ehdr_start && ret < __etext; }
 
 // Recursive and error-checking mutexes. The C library names their owner by
 // kernel thread, which the fibers of one worker share: a fiber's lock of a
@@ -687,6 +540,16 @@ ssize_t bobbin_read(int fd, void* buf, size_t n) {
   return g_read(fd, buf, n);
 }
 
+// The fortified read (_FORTIFY_SOURCE): the buffer's size checked as the C
+// library's (which reports the overflow and ends the program), then read's.
+__attribute__((visibility("default"))) ssize_t bobbin_read_chk(int fd, void* buf, size_t n, size_t buflen) __asm__(
+    "__read_chk");
+ssize_t bobbin_read_chk(int fd, void* buf, size_t n, size_t buflen) {
+  if (!g_read_chk) resolve_next();
+  if (n > buflen) return g_read_chk(fd, buf, n, buflen);
+  return bobbin_read(fd, buf, n);
+}
+
 __attribute__((visibility("default"))) int bobbin_sem_wait(sem_t* s) __asm__("sem_wait");
 int bobbin_sem_wait(sem_t* s) {
   if (!g_sem_wait) resolve_next();
@@ -711,25 +574,6 @@ int bobbin_sem_clockwait(sem_t* s, clockid_t clock, const timespec* t) {
   bool ours = (clock == CLOCK_MONOTONIC || clock == CLOCK_REALTIME) && valid(t);
   if (!ours || !on_worker()) return g_sem_clockwait(s, clock, t);
   return fiber_sem_wait(s, clock, to_ns(*t));
-}
-
-__attribute__((visibility("default"))) int bobbin_poll(pollfd* fds, nfds_t n, int timeout) __asm__("poll");
-int bobbin_poll(pollfd* fds, nfds_t n, int timeout) {
-  if (!g_poll) resolve_next();
-  if (timeout == 0 || !on_worker() || from_runtime(__builtin_return_address(0))) return g_poll(fds, n, timeout);
-  uint64_t deadline = timeout < 0 ? kNoDeadline : now_on(CLOCK_MONOTONIC) + uint64_t(timeout) * 1'000'000u;
-  return fiber_poll(fds, n, deadline);
-}
-
-__attribute__((visibility("default"))) int bobbin_select(int nfds, fd_set* r, fd_set* w, fd_set* e,
-                                                         timeval* tv) __asm__("select");
-int bobbin_select(int nfds, fd_set* r, fd_set* w, fd_set* e, timeval* tv) {
-  if (!g_select) resolve_next();
-  bool bad = tv && (tv->tv_sec < 0 || tv->tv_usec < 0 || tv->tv_usec >= 1'000'000);
-  bool now = tv && tv->tv_sec == 0 && tv->tv_usec == 0;
-  if (bad || now || nfds < 0 || nfds > FD_SETSIZE || !on_worker() || from_runtime(__builtin_return_address(0)))
-    return g_select(nfds, r, w, e, tv);
-  return fiber_select(nfds, r, w, e, tv);
 }
 
 __attribute__((visibility("default"))) int bobbin_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* a,
