@@ -15,6 +15,11 @@
      timedcond  the same barrier waiting with pthread_cond_timedwait on a
               CLOCK_MONOTONIC condition, 30 s deadlines (as
               std::condition_variable::wait_until's on the system clock)
+     epoll    the pipe ring, each member waiting in epoll_wait before its
+              read (as an event loop does)
+     futex    a sense-reversing barrier whose waiters sleep in FUTEX_WAIT
+              on the sense word (a hand-written futex barrier; what
+              std::barrier and std::atomic::wait come to)
    sync_round(shape, s, me, n, r, &local) is round r (from 1) for member me
    of n; state_init/state_destroy bracket a team's use of s. */
 #ifndef BOBBIN_SYNC_SHAPES_H
@@ -27,12 +32,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <linux/futex.h>
 #include <unistd.h>
 
 enum { MAX_INNER = 64 };
-enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, CALL, CONDVAR, TIMEDCOND, SHAPES };
-static const char *const kShapes[SHAPES] = {"spin", "yield", "flag", "pipe", "pthread", "sem", "call", "condvar", "timedcond"};
+enum { SPIN, YIELD, FLAG, PIPE, PTHREAD, SEM, CALL, CONDVAR, TIMEDCOND, EPOLL, FUTEX, SHAPES };
+static const char *const kShapes[SHAPES] = {"spin",    "yield",     "flag",  "pipe", "pthread", "sem",
+                                            "call",    "condvar",   "timedcond", "epoll", "futex"};
 #define SHAPE_FAIL(...)        \
   do {                         \
     fprintf(stderr, "FAIL: "); \
@@ -51,6 +60,7 @@ typedef struct {
   int count, sense;
   int flags[MAX_INNER];
   int pipes[MAX_INNER][2];
+  int epolls[MAX_INNER];
   pthread_barrier_t pb;
   sem_t sems[MAX_INNER];
   pthread_mutex_t mu;
@@ -59,20 +69,24 @@ typedef struct {
   long sum;
 } team_state;
 
-/* How a spin barrier waits: pause, sched_yield, or a system call. */
-enum { WAIT_PAUSE, WAIT_YIELD, WAIT_CALL };
+/* How a spin barrier waits: pause, sched_yield, a system call, or a futex
+   wait on the sense word. */
+enum { WAIT_PAUSE, WAIT_YIELD, WAIT_CALL, WAIT_FUTEX };
 
 static inline void spin_barrier(team_state *s, int n, int *local, int wait) {
   *local = !*local;
   if (__atomic_add_fetch(&s->count, 1, __ATOMIC_ACQ_REL) == n) {
     __atomic_store_n(&s->count, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s->sense, *local, __ATOMIC_RELEASE);
+    if (wait == WAIT_FUTEX) syscall(SYS_futex, &s->sense, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
   } else {
     while (__atomic_load_n(&s->sense, __ATOMIC_ACQUIRE) != *local) {
       if (wait == WAIT_YIELD)
         sched_yield();
       else if (wait == WAIT_CALL)
         (void)getppid();
+      else if (wait == WAIT_FUTEX)
+        syscall(SYS_futex, &s->sense, FUTEX_WAIT_PRIVATE, !*local, NULL, NULL, 0);
       else
         cpu_pause();
     }
@@ -92,6 +106,9 @@ static inline void sync_round(int shape, team_state *s, int me, int n, int r, in
     case CALL:
       spin_barrier(s, n, local, WAIT_CALL);
       break;
+    case FUTEX:
+      spin_barrier(s, n, local, WAIT_FUTEX);
+      break;
     case FLAG:
       /* member n-1 starts the round; each other member waits for its right
          neighbour's flag, then raises its own (read-then-write pipeline) */
@@ -108,8 +125,15 @@ static inline void sync_round(int shape, team_state *s, int me, int n, int r, in
 #pragma omp flush
       break;
     case PIPE:
+    case EPOLL:
+      if (me == 0 && write(s->pipes[1 % n][1], &c, 1) != 1) SHAPE_FAIL("write: %s", strerror(errno));
+      if (shape == EPOLL) {
+        struct epoll_event ev;
+        int got;
+        while ((got = epoll_wait(s->epolls[me], &ev, 1, -1)) < 0 && errno == EINTR) {}
+        if (got != 1) SHAPE_FAIL("epoll_wait: %d (%s)", got, strerror(errno));
+      }
       if (me == 0) {
-        if (write(s->pipes[1 % n][1], &c, 1) != 1) SHAPE_FAIL("write: %s", strerror(errno));
         if (read(s->pipes[0][0], &c, 1) != 1) SHAPE_FAIL("read: %s", strerror(errno));
       } else {
         if (read(s->pipes[me][0], &c, 1) != 1) SHAPE_FAIL("read: %s", strerror(errno));
@@ -170,6 +194,10 @@ static inline void state_init(team_state *s, int n) {
   pthread_condattr_destroy(&ca);
   for (int i = 0; i < n; i++) {
     if (pipe(s->pipes[i]) != 0) SHAPE_FAIL("pipe: %s", strerror(errno));
+    s->epolls[i] = epoll_create1(0);
+    struct epoll_event ev = {.events = EPOLLIN, .data = {.fd = s->pipes[i][0]}};
+    if (s->epolls[i] < 0 || epoll_ctl(s->epolls[i], EPOLL_CTL_ADD, s->pipes[i][0], &ev) != 0)
+      SHAPE_FAIL("epoll: %s", strerror(errno));
     sem_init(&s->sems[i], 0, 0);
   }
 }
@@ -182,6 +210,7 @@ static inline void state_destroy(team_state *s, int n) {
   for (int i = 0; i < n; i++) {
     close(s->pipes[i][0]);
     close(s->pipes[i][1]);
+    close(s->epolls[i]);
     sem_destroy(&s->sems[i]);
   }
 }

@@ -10,7 +10,7 @@
  *
  * usage: syncshapes [small|medium|large|R] [INNER] [OUTER] [SHAPES]
  *   R = 10 / 40 / 160 inner regions per outer thread; INNER = 4; OUTER = 2;
- *   SHAPES: comma-separated (default yield,flag,pipe,pthread,sem,condvar).
+ *   SHAPES: comma-separated (default yield,flag,pipe,pthread,sem,condvar,epoll,futex).
  *   The pause-only spin barrier (spin) and the one polling with a system
  *   call (call) are opt-in: once kernel threads outnumber the cores, each
  *   of their rounds waits for the OS to run every spinner; so is timedcond
@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
   long regions = bench_size_arg(argc, argv, 1, presets, presets[0], "R");
   int inner = (int)bench_long_arg(argc, argv, 2, 4, "INNER");
   int outer = (int)bench_long_arg(argc, argv, 3, 2, "OUTER");
-  const char *list = argc > 4 ? argv[4] : "yield,flag,pipe,pthread,sem,condvar";
+  const char *list = argc > 4 ? argv[4] : "yield,flag,pipe,pthread,sem,condvar,epoll,futex";
   if (inner < 1 || inner > MAX_INNER) {
     fprintf(stderr, "%s: INNER must be 1..%d\n", argv[0], MAX_INNER);
     return 2;

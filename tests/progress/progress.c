@@ -3,7 +3,7 @@
    runtime with a kernel thread per OpenMP thread.
 
    usage: progress SHAPE [OUTERS [INNERS [ROUNDS]]]
-     SHAPE:  spin | yield | flag | pipe | pthread | sem | call (shapes.h), each
+     SHAPE:  one of shapes.h's (spin, yield, flag, pipe, ..., epoll, futex), each
              after an omp barrier (so members parked in the runtime are
              ready behind one that waits in user code)
      OUTERS, INNERS: comma-separated team sizes (default 1,2,4,8 and 2,3,4,8,16)
