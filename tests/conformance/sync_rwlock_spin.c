@@ -33,39 +33,24 @@ static team_t g_team[OUTER];
 
 static struct timespec later(clockid_t c, long long ns) { return conf_at(conf_ns_on(c) + ns); }
 
-static int write_lock(team_t *t, int kind) {
-  struct timespec d;
-  switch (kind) {
-    case 0:
-      return pthread_rwlock_wrlock(&t->rw);
-    case 1:
-      d = later(CLOCK_REALTIME, 5000000000LL);
-      return pthread_rwlock_timedwrlock(&t->rw, &d);
-    default:
-      d = later(CLOCK_MONOTONIC, 5000000000LL);
-      return pthread_rwlock_clockwrlock(&t->rw, CLOCK_MONOTONIC, &d);
+/* A read or write lock of t->rw by kind: plain, timed (CLOCK_REALTIME),
+   clock (CLOCK_MONOTONIC), with 5 s deadlines. */
+static int rw_lock(team_t *t, int write, int kind) {
+  pthread_rwlock_t *l = &t->rw;
+  if (kind == 0) return write ? pthread_rwlock_wrlock(l) : pthread_rwlock_rdlock(l);
+  if (kind == 1) {
+    struct timespec d = later(CLOCK_REALTIME, 5000000000LL);
+    return write ? pthread_rwlock_timedwrlock(l, &d) : pthread_rwlock_timedrdlock(l, &d);
   }
-}
-
-static int read_lock(team_t *t, int kind) {
-  struct timespec d;
-  switch (kind) {
-    case 0:
-      return pthread_rwlock_rdlock(&t->rw);
-    case 1:
-      d = later(CLOCK_REALTIME, 5000000000LL);
-      return pthread_rwlock_timedrdlock(&t->rw, &d);
-    default:
-      d = later(CLOCK_MONOTONIC, 5000000000LL);
-      return pthread_rwlock_clockrdlock(&t->rw, CLOCK_MONOTONIC, &d);
-  }
+  struct timespec d = later(CLOCK_MONOTONIC, 5000000000LL);
+  return write ? pthread_rwlock_clockwrlock(l, CLOCK_MONOTONIC, &d) : pthread_rwlock_clockrdlock(l, CLOCK_MONOTONIC, &d);
 }
 
 static void sections(team_t *t, int me) {
   for (int i = 0; i < ITERS; i++) {
     int kind = (i + me) % 3;
     if ((i + me) % 2 == 0) {
-      int rc = write_lock(t, kind);
+      int rc = rw_lock(t, 1, kind);
       CHECK(rc == 0, "member %d write lock %d: %s", me, kind, strerror(rc));
       if (rc) continue;
       CHECK(__atomic_fetch_add(&t->writers, 1, __ATOMIC_RELAXED) == 0, "two writers at once");
@@ -76,7 +61,7 @@ static void sections(team_t *t, int me) {
       __atomic_fetch_sub(&t->writers, 1, __ATOMIC_RELAXED);
       pthread_rwlock_unlock(&t->rw);
     } else {
-      int rc = read_lock(t, kind);
+      int rc = rw_lock(t, 0, kind);
       CHECK(rc == 0, "member %d read lock %d: %s", me, kind, strerror(rc));
       if (rc) continue;
       __atomic_fetch_add(&t->readers, 1, __ATOMIC_RELAXED);
