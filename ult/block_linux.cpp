@@ -118,6 +118,7 @@ using bobbin::ult::Worker;
 using namespace bobbin::ult::block;  // NOLINT: the shared helpers of the interposed waits
 
 using ReadFn = ssize_t (*)(int, void*, size_t);
+using ReadChkFn = ssize_t (*)(int, void*, size_t, size_t);
 using SemWaitFn = int (*)(sem_t*);
 using BarrierInitFn = int (*)(pthread_barrier_t*, const pthread_barrierattr_t*, unsigned);
 using BarrierFn = int (*)(pthread_barrier_t*);
@@ -141,7 +142,6 @@ using PollFn = int (*)(pollfd*, nfds_t, int);
 using PpollFn = int (*)(pollfd*, nfds_t, const timespec*, const sigset_t*);
 
 ReadFn g_read;
-using ReadChkFn = ssize_t (*)(int, void*, size_t, size_t);
 ReadChkFn g_read_chk;
 SemWaitFn g_sem_wait;
 BarrierInitFn g_barrier_init;

@@ -441,7 +441,7 @@ void* monitor_main(void*) {
       // A thread asleep in a call that the signal would end with EINTR
       // (poll, select, a timed wait) is left alone: the program would see
       // the EINTR. Its fibers wait for the call to end, or are served by
-      // the runtime's wrappers of those calls (block_linux.cpp).
+      // the runtime's wrappers of those calls (block_wait.hpp).
       if (g_set.preempt && w.has_runnable_queued() && signal_unseen(w)) {
         refresh_user_code_ranges();
         if (send_preemption(w, blocked)) {

@@ -272,7 +272,7 @@ class alignas(kCacheLine) Worker {
   // worker's own thread, in the signal handler; read there too).
   uint64_t preemptions() const { return preempts_.load(memory_order_relaxed); }
   // Whether this worker's thread blocks inside one of the runtime's own
-  // waits for the program's blocking calls (block_linux.cpp), which take
+  // waits for the program's blocking calls (block_wait.hpp), which take
   // the preemption signal's EINTR as a cue to look again rather than
   // returning it: the monitor may then signal a thread blocked in a call
   // the kernel does not restart. Set and cleared by the worker's thread.
