@@ -395,9 +395,37 @@ void note_unlocked(const void* m, const void* me) {
   if (--h->depth == 0) *h = t_held[--t_held_count];
 }
 
-// A lock of m on a fiber: at once if it is free, else queued fibers first,
-// then slices while others share the worker, then the C library's lock;
-// ETIMEDOUT once `deadline` (ns on `clock`; kNoDeadline: none) passed.
+// The wait of a lock on a fiber (a mutex or a read-write lock) once a first
+// try found it taken: queued fibers first, then slices while others share
+// the worker, then the C library's lock; ETIMEDOUT once `deadline` (ns on
+// `clock`; kNoDeadline: none) passed. try_lock() tries (EBUSY: taken);
+// sibling() says whether another fiber of this thread holds it, which only
+// this thread can run once it is made ready, so it is waited for without
+// the lock; lock() blocks without a deadline, clocklock(until) up to one.
+template <class Try, class Sibling, class Lock, class ClockLock>
+int lock_wait(clockid_t clock, uint64_t deadline, Try try_lock, Sibling sibling, Lock lock, ClockLock clocklock) {
+  for (;;) {
+    // Before any yield, as in fiber_sem_wait.
+    if (deadline != kNoDeadline && now_on(clock) >= deadline) return ETIMEDOUT;
+    if (Worker::yield_to_queued()) {
+      if (sibling()) continue;
+      if (int rc = try_lock(); rc != EBUSY) return rc;
+      continue;
+    }
+    bool shared = Worker::others_share_worker();
+    bool last = false;
+    timespec until = slice_end(clock, deadline, &last, shared ? kSliceNs : kLoneSliceNs);
+    if (sibling()) {
+      g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
+      if (last) return ETIMEDOUT;
+      continue;
+    }
+    if (!shared && deadline == kNoDeadline) return lock();  // the monitor preempts it where the kernel restarts it
+    if (int rc = clocklock(until); rc != ETIMEDOUT || last) return rc;
+  }
+}
+
+// A lock of m on a fiber: at once if it is free, else lock_wait.
 int lock_waiting(pthread_mutex_t* m, const void* me, bool tracked, clockid_t clock, uint64_t deadline) {
   if (!tracked || !held_by_sibling(m, me)) {
     if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
@@ -406,29 +434,9 @@ int lock_waiting(pthread_mutex_t* m, const void* me, bool tracked, clockid_t clo
     if ((m->__data.__kind & 3) == PTHREAD_MUTEX_ERRORCHECK_NP && m->__data.__owner == bobbin::ult::native_thread_id())
       return g_mutex_lock(m);
   }
-  for (;;) {
-    // Before any yield, as in fiber_sem_wait.
-    if (deadline != kNoDeadline && now_on(clock) >= deadline) return ETIMEDOUT;
-    if (Worker::yield_to_queued()) {
-      if (tracked && held_by_sibling(m, me)) continue;
-      if (int rc = g_mutex_trylock(m); rc != EBUSY) return rc;
-      continue;
-    }
-    bool last = false;
-    timespec until = slice_end(clock, deadline, &last);
-    if (tracked && held_by_sibling(m, me)) {
-      // Its holder is parked on this worker: only this thread can run it
-      // once it is made ready, so wait a slice without the lock.
-      g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
-      if (last) return ETIMEDOUT;
-      continue;
-    }
-    if (!Worker::others_share_worker()) {
-      if (deadline == kNoDeadline) return g_mutex_lock(m);  // the monitor preempts it where the kernel restarts it
-      until = slice_end(clock, deadline, &last, kLoneSliceNs);
-    }
-    if (int rc = g_mutex_clocklock(m, clock, &until); rc != ETIMEDOUT || last) return rc;
-  }
+  return lock_wait(
+      clock, deadline, [&] { return g_mutex_trylock(m); }, [&] { return tracked && held_by_sibling(m, me); },
+      [&] { return g_mutex_lock(m); }, [&](const timespec& until) { return g_mutex_clocklock(m, clock, &until); });
 }
 
 int fiber_lock(pthread_mutex_t* m, clockid_t clock = CLOCK_MONOTONIC, uint64_t deadline = kNoDeadline) {
@@ -454,40 +462,29 @@ int fiber_lock(pthread_mutex_t* m, clockid_t clock = CLOCK_MONOTONIC, uint64_t d
 // of its own write lock (or one the registry does not know).
 int rwlock_waiting(pthread_rwlock_t* l, bool write, clockid_t clock, uint64_t deadline) {
   const void* me = Worker::current_fiber();
-  long tid = 0;  // this kernel thread's id, read once it matters
-  for (;;) {
-    int rc = write ? g_rwlock_trywrlock(l) : g_rwlock_tryrdlock(l);
-    if (rc == 0 && write) note_locked(l, me);
-    if (rc != EBUSY) return rc;
-    int writer = __atomic_load_n(&l->__data.__cur_writer, __ATOMIC_RELAXED);
-    if (writer != 0 && tid == 0) tid = bobbin::ult::native_thread_id();
-    bool sibling = false;
-    if (writer != 0 && writer == tid) {
-      Held* h = held_entry(l);
-      if (!h || h->fiber == me) return write ? g_rwlock_wrlock(l) : g_rwlock_rdlock(l);  // EDEADLK
-      sibling = true;
-    }
-    // Before any yield, as in fiber_sem_wait.
-    if (deadline != kNoDeadline && now_on(clock) >= deadline) return ETIMEDOUT;
-    if (Worker::yield_to_queued()) continue;
-    bool shared = Worker::others_share_worker();
-    bool last = false;
-    timespec until = slice_end(clock, deadline, &last, shared ? kSliceNs : kLoneSliceNs);
-    if (sibling) {
-      // Its holder is parked on this worker: only this thread can run it.
-      g_clock_nanosleep(clock, TIMER_ABSTIME, &until, nullptr);
-      if (last) return ETIMEDOUT;
-      continue;
-    }
-    if (!shared && deadline == kNoDeadline) {
-      rc = write ? g_rwlock_wrlock(l) : g_rwlock_rdlock(l);  // the monitor preempts it where the kernel restarts it
-    } else {
-      rc = write ? g_rwlock_clockwrlock(l, clock, &until) : g_rwlock_clockrdlock(l, clock, &until);
-      if (rc == ETIMEDOUT && !last) continue;
-    }
+  auto noted = [&](int rc) {
     if (rc == 0 && write) note_locked(l, me);
     return rc;
+  };
+  auto try_lock = [&] { return noted(write ? g_rwlock_trywrlock(l) : g_rwlock_tryrdlock(l)); };
+  if (int rc = try_lock(); rc != EBUSY) return rc;
+  // Held for writing by this kernel thread: by another fiber of it (the
+  // registry's holder), or by this fiber, which the C library answers.
+  long tid = bobbin::ult::native_thread_id();
+  auto writer_here = [&] { return __atomic_load_n(&l->__data.__cur_writer, __ATOMIC_RELAXED) == tid; };
+  if (writer_here()) {
+    Held* h = held_entry(l);
+    if (!h || h->fiber == me) return write ? g_rwlock_wrlock(l) : g_rwlock_rdlock(l);  // EDEADLK
   }
+  auto sibling = [&] {
+    Held* h = writer_here() ? held_entry(l) : nullptr;
+    return h && h->fiber != me;
+  };
+  return lock_wait(
+      clock, deadline, try_lock, sibling, [&] { return noted(write ? g_rwlock_wrlock(l) : g_rwlock_rdlock(l)); },
+      [&](const timespec& until) {
+        return noted(write ? g_rwlock_clockwrlock(l, clock, &until) : g_rwlock_clockrdlock(l, clock, &until));
+      });
 }
 
 // A condition wait on a fiber until `deadline` on `clock` (nullptr: none):
