@@ -1,12 +1,12 @@
-// Blocking calls that a fiber makes: read, sem_wait, pthread_barrier_wait,
+// Blocking calls that a fiber makes: sem_wait, pthread_barrier_wait,
 // sleeps (nanosleep, clock_nanosleep, usleep, sleep), waits with a deadline
 // (sem_timedwait, sem_clockwait, pthread_mutex_timedlock,
 // pthread_mutex_clocklock; poll, select and epoll are ready_linux.cpp's,
-// futex waits futex_linux.cpp's), a contended pthread mutex, read-write
-// lock or spin lock, or a condition variable wait (pthread_mutex_lock,
-// pthread_rwlock_*, pthread_spin_lock, pthread_cond_wait,
-// pthread_cond_timedwait, pthread_cond_clockwait), and which fiber holds a
-// recursive or error-checking mutex or a write lock
+// futex waits futex_linux.cpp's, read and write transfer_linux.cpp's), a
+// contended pthread mutex, read-write lock or spin lock, or a condition
+// variable wait (pthread_mutex_lock, pthread_rwlock_*, pthread_spin_lock,
+// pthread_cond_wait, pthread_cond_timedwait, pthread_cond_clockwait), and
+// which fiber holds a recursive or error-checking mutex or a write lock
 // (pthread_mutex_trylock, pthread_mutex_unlock, pthread_rwlock_unlock).
 //
 // The problem. Team members that wait for each other outside the runtime
@@ -83,11 +83,9 @@
 //
 // Exported at the C library's version nodes (abi/bobbin.map): programs built
 // on glibc 2.34 or later ask for sem_wait and pthread_barrier_* at
-// GLIBC_2.34 and for read at GLIBC_2.2.5.
+// GLIBC_2.34 and for the sleeps at GLIBC_2.2.5.
 #include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <sys/select.h>
@@ -117,8 +115,6 @@ using bobbin::memory_order_release;
 using bobbin::ult::Worker;
 using namespace bobbin::ult::block;  // NOLINT: the shared helpers of the interposed waits
 
-using ReadFn = ssize_t (*)(int, void*, size_t);
-using ReadChkFn = ssize_t (*)(int, void*, size_t, size_t);
 using SemWaitFn = int (*)(sem_t*);
 using BarrierInitFn = int (*)(pthread_barrier_t*, const pthread_barrierattr_t*, unsigned);
 using BarrierFn = int (*)(pthread_barrier_t*);
@@ -138,11 +134,7 @@ using RwlockFn = int (*)(pthread_rwlock_t*);
 using RwlockClockFn = int (*)(pthread_rwlock_t*, clockid_t, const timespec*);
 using RwlockTimedFn = int (*)(pthread_rwlock_t*, const timespec*);
 using SpinFn = int (*)(pthread_spinlock_t*);
-using PollFn = int (*)(pollfd*, nfds_t, int);
-using PpollFn = int (*)(pollfd*, nfds_t, const timespec*, const sigset_t*);
 
-ReadFn g_read;
-ReadChkFn g_read_chk;
 SemWaitFn g_sem_wait;
 BarrierInitFn g_barrier_init;
 BarrierFn g_barrier_wait, g_barrier_destroy;
@@ -166,13 +158,9 @@ RwlockFn g_rwlock_rdlock, g_rwlock_wrlock, g_rwlock_tryrdlock, g_rwlock_trywrloc
 RwlockClockFn g_rwlock_clockrdlock, g_rwlock_clockwrlock;
 RwlockTimedFn g_rwlock_timedrdlock, g_rwlock_timedwrlock;
 SpinFn g_spin_lock, g_spin_trylock;
-PollFn g_poll;
-PpollFn g_ppoll;
 
 // Resolved at load, before the program's threads exist (as stack_attr.cpp).
 __attribute__((constructor)) void resolve_next() {
-  g_read = reinterpret_cast<ReadFn>(next_symbol("read", "GLIBC_2.2.5"));
-  g_read_chk = reinterpret_cast<ReadChkFn>(next_symbol("__read_chk", "GLIBC_2.4"));
   g_sem_wait = reinterpret_cast<SemWaitFn>(next_symbol("sem_wait", "GLIBC_2.34"));
   g_barrier_init = reinterpret_cast<BarrierInitFn>(next_symbol("pthread_barrier_init", "GLIBC_2.34"));
   g_barrier_wait = reinterpret_cast<BarrierFn>(next_symbol("pthread_barrier_wait", "GLIBC_2.34"));
@@ -202,24 +190,6 @@ __attribute__((constructor)) void resolve_next() {
   g_rwlock_timedwrlock = reinterpret_cast<RwlockTimedFn>(next_symbol("pthread_rwlock_timedwrlock", "GLIBC_2.34"));
   g_spin_lock = reinterpret_cast<SpinFn>(next_symbol("pthread_spin_lock", "GLIBC_2.34"));
   g_spin_trylock = reinterpret_cast<SpinFn>(next_symbol("pthread_spin_trylock", "GLIBC_2.34"));
-  g_poll = reinterpret_cast<PollFn>(next_symbol("poll", "GLIBC_2.2.5"));
-  g_ppoll = reinterpret_cast<PpollFn>(next_symbol("ppoll", "GLIBC_2.4"));
-}
-
-// Waits, as above, until fd is readable (or in error); returns at once for a
-// non-blocking descriptor (B3) or when no other fiber shares the worker.
-void wait_readable(int fd) {
-  int flags = fcntl(fd, F_GETFL);
-  if (flags < 0 || (flags & O_NONBLOCK)) return;
-  for (;;) {
-    pollfd p{fd, POLLIN, 0};
-    if (g_poll(&p, 1, 0) != 0) return;  // readable, hung up, in error, or interrupted: read says which
-    if (Worker::yield_to_queued()) continue;
-    if (!Worker::others_share_worker()) return;
-    timespec slice{0, long(kSliceNs)};
-    SignalSafeWait safe;  // EINTR: read (restarted) or the next look says what happened
-    if (g_ppoll(&p, 1, &slice, nullptr) != 0) return;
-  }
 }
 
 // ---- sleeps ----
@@ -596,27 +566,6 @@ int barrier_wait(FiberBarrier* b) {
 }  // namespace
 
 extern "C" {
-
-__attribute__((visibility("default"))) ssize_t bobbin_read(int fd, void* buf, size_t n) __asm__("read");
-ssize_t bobbin_read(int fd, void* buf, size_t n) {
-  if (!g_read) resolve_next();  // called from another library's constructor, before ours
-  if (on_shared_worker()) {
-    int saved = errno;
-    wait_readable(fd);
-    errno = saved;
-  }
-  return g_read(fd, buf, n);
-}
-
-// The fortified read (_FORTIFY_SOURCE): the buffer's size checked as the C
-// library's (which reports the overflow and ends the program), then read's.
-__attribute__((visibility("default"))) ssize_t bobbin_read_chk(int fd, void* buf, size_t n, size_t buflen) __asm__(
-    "__read_chk");
-ssize_t bobbin_read_chk(int fd, void* buf, size_t n, size_t buflen) {
-  if (!g_read_chk) resolve_next();
-  if (n > buflen) return g_read_chk(fd, buf, n, buflen);
-  return bobbin_read(fd, buf, n);
-}
 
 __attribute__((visibility("default"))) int bobbin_sem_wait(sem_t* s) __asm__("sem_wait");
 int bobbin_sem_wait(sem_t* s) {

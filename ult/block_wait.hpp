@@ -1,8 +1,9 @@
-// What the interposed blocking calls share (block_linux.cpp: reads,
-// semaphores, sleeps, mutexes, condition variables, barriers;
-// ready_linux.cpp: poll, ppoll, select, pselect, epoll; futex_linux.cpp:
-// futex waits through syscall). block_linux.cpp's opening comment says why
-// a blocking call on a fiber waits in slices and what it must return.
+// What the interposed blocking calls share (block_linux.cpp: semaphores,
+// sleeps, mutexes, condition variables, barriers; ready_linux.cpp: poll,
+// ppoll, select, pselect, epoll; futex_linux.cpp: futex waits through
+// syscall; transfer_linux.cpp: read and write). block_linux.cpp's opening
+// comment says why a blocking call on a fiber waits in slices and what it
+// must return.
 #pragma once
 
 #include <dlfcn.h>

@@ -208,9 +208,12 @@ bool restarted_transfer(int fd, int timeout_option) {
 }
 
 // The blocking call `nr` (arguments a) is restarted by the kernel after a
-// handler installed with SA_RESTART, the preemption signal's: no EINTR, and
-// no early return, reaches the program. signal(7) lists the calls; the
-// timeouts matter (a wait with one is ended, not restarted).
+// handler installed with SA_RESTART, the preemption signal's: no EINTR
+// reaches the program. signal(7) lists the calls; the timeouts matter (a
+// wait with one is ended, not restarted). A transfer that had moved some
+// bytes is not restarted either: it returns the short count, which the
+// interposed write carries on from (transfer_linux.cpp); a read returns
+// what had arrived, as it may anyway.
 bool restarted_after_handler(long nr, const unsigned long* a) {
 #if defined(__x86_64__)
   switch (nr) {
