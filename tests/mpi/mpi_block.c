@@ -13,13 +13,18 @@
  *   nested  an outer team of 2, each member opening a nested team of 4
  *           (dyn-var false) whose members take part in the ring;
  *   task    the same teams, but each member of a nested team creates one
- *           task that takes part in the ring, then waits for it.
+ *           task that takes part in the ring, then waits for it;
+ *   coll    the same teams, each member in collectives (MPI_Allreduce,
+ *           MPI_Barrier) on a communicator of its own, which rank 1's
+ *           members take in the reverse order: a member that waits in one
+ *           waits for a member of the other rank that may be queued behind
+ *           one of that rank's own waiting members.
  *
  * Every received token is checked against the hop it should have come
  * from. MPITEST_TIMEOUT=s: after s seconds print the shape that hung and
  * exit 3.
  *
- * usage: mpirun -np 2 mpi_block [rounds] [nested|task|both] */
+ * usage: mpirun -np 2 mpi_block [rounds] [nested|task|coll|all] */
 #include <mpi.h>
 #include <omp.h>
 #include <signal.h>
@@ -30,7 +35,7 @@
 
 static int rank;
 static volatile sig_atomic_t shape_now;
-static const char *const shape_names[] = {"start", "nested", "task"};
+static const char *const shape_names[] = {"start", "nested", "task", "coll"};
 static int errors;
 
 /* One member's part of a ring of M members per rank; `base` keeps rings
@@ -56,6 +61,23 @@ static void ring_member(int m, int M, int base) {
     if (m > 0)
       MPI_Send(&hop, 1, MPI_INT, 0, base + 2 * m + 1, MPI_COMM_WORLD);
   }
+}
+
+/* One member's collectives: `comms` has one communicator per member of
+   each of the 2 nested teams, rank 1's members taking them in reverse. */
+static void coll_member(int outer, int m, int M, MPI_Comm *comms) {
+  if (M != 4) {
+    fprintf(stderr, "nested team of %d, not 4\n", M);
+    __atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  int c = outer * M + (rank == 0 ? m : M - 1 - m), sum = -1, v = 10 * c + 1;
+  MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, comms[c]);
+  if (sum != 2 * v) {
+    fprintf(stderr, "rank %d member %d: MPI_Allreduce gave %d, expected %d\n", rank, m, sum, 2 * v);
+    __atomic_add_fetch(&errors, 1, __ATOMIC_RELAXED);
+  }
+  MPI_Barrier(comms[c]);
 }
 
 static void on_timeout(int sig) {
@@ -85,8 +107,13 @@ int main(int argc, char **argv) {
     alarm((unsigned)atoi(t));
   }
   int rounds = argc > 1 ? atoi(argv[1]) : 20;
-  const char *which = argc > 2 ? argv[2] : "both";
-  int nested = strcmp(which, "task") != 0, tasks = strcmp(which, "nested") != 0;
+  const char *which = argc > 2 ? argv[2] : "all";
+  int all_shapes = strcmp(which, "all") == 0;
+  int nested = all_shapes || strcmp(which, "nested") == 0, tasks = all_shapes || strcmp(which, "task") == 0;
+  int coll = all_shapes || strcmp(which, "coll") == 0;
+  MPI_Comm comms[8];
+  for (int i = 0; i < 8; i++)
+    MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
   omp_set_dynamic(0);
   omp_set_max_active_levels(2);
 
@@ -119,7 +146,21 @@ int main(int argc, char **argv) {
       }
     }
     MPI_Barrier(MPI_COMM_WORLD);
+    shape_now = 3;
+#pragma omp parallel num_threads(2) if (coll)
+    if (coll) {
+      int outer = omp_get_thread_num();
+#pragma omp parallel num_threads(4)
+      {
+        /* every member started before the first collective */
+#pragma omp barrier
+        coll_member(outer, omp_get_thread_num(), omp_get_num_threads(), comms);
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
   }
+  for (int i = 0; i < 8; i++)
+    MPI_Comm_free(&comms[i]);
   int all = 0;
   MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)
