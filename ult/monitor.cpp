@@ -148,7 +148,24 @@ struct Seen {
   // user code each time (see move_to_spares). Progress resets both.
   bool sent = false;
   uint32_t misses = 0;
+  // A look was asked for this turn (send_look; progress resets it), and
+  // how many turns go without one: kSkippedLooks after a fiber was found
+  // spinning (a look costs its turn a signal and the monitor a read of
+  // /proc: a spin barrier's turns were 10% longer with one each).
+  bool looked = false;
+  uint32_t skip_looks = 0;
+  // The length of its fibers' turns while they take turns, in units of
+  // stuck_ns / 8 (250 us by default): doubled, up to kMaxFiberTurns, each
+  // time the handler found the fiber it preempted computing; back to 1 when
+  // it found one spinning, yielding or asleep (preempt_linux.cpp,
+  // fiber_turn_kind). Kept across progress: it belongs to the worker.
+  uint32_t fiber_turns = 1;
 };
+// Up to 2 ms by default (stuck_ns), about the OS's own slice: 2 x 8 members
+// on 2 cores computing 30 sections of about 3 ms each, after an omp
+// barrier, took 2.0-2.3 s with turns of 250 us, libomp 1.6 s.
+constexpr uint32_t kMaxFiberTurns = 8;
+constexpr uint32_t kSkippedLooks = 4;  // a guess: computing fibers are found a millisecond later
 constexpr uint64_t kTurnPeriodCap = 20'000'000;  // 20 ms: see monitor_main
 
 // How long worker w's running fiber has held it while runnable fibers were
@@ -178,7 +195,13 @@ uint64_t held_ns(Worker& w, Seen& s, uint64_t now, bool* blocked) {
   if (!tid) return 0;  // its thread has not started yet: nothing holds it
   uint64_t cpu = 0;
   if (!thread_cpu_ns(tid, &cpu)) return now - s.since;
-  *blocked = thread_blocked(tid);
+  // A thread that ran for at least half the time since the previous sample
+  // is taken to run still: /proc is read only for one that did not (a
+  // read of its stat file costs the monitor 10-20 us of system time, on a
+  // processor the workers need; fibers taking turns by preemption had it
+  // read at every turn).
+  bool ran_lately = s.based && 2 * (cpu - s.last_cpu) >= now - s.last;
+  *blocked = !ran_lately && thread_blocked(tid);
   if (!s.based) {
     s.based = true;
     s.last = now;
@@ -343,7 +366,7 @@ void* monitor_main(void*) {
   // a second (multiaxpy, 2^16 per leaf, 4 threads on 2 workers: 0.097 s,
   // 0.093 with the monitor sampling rarely; libgomp 0.095).
   uint64_t moving_period = std::max(idle_period, g_set.stuck_ns / 2);
-  uint64_t hot_until = 0, turns_until = 0;
+  uint64_t hot_until = 0, turns_until = 0, turning_until = 0;
   uint64_t period = idle_period, turn_period = idle_period;
   uint64_t last_sum = 0, last_change = now_ns();
   bool reported = false;
@@ -363,6 +386,7 @@ void* monitor_main(void*) {
     for (int i = 0; i < spares; ++i) workers.push_back(Worker::spare_at(i));
     if (seen.size() < workers.size()) seen.resize(workers.size());
     bool queued_anywhere = false, stalled_anywhere = false, turning_anywhere = false;
+    uint32_t shortest_turn = kMaxFiberTurns;  // fiber_turns of the workers whose fibers take turns
     bool kernel_turns = g_set.preempt && Worker::oversubscribed();
     int waiting = 0;
     uint64_t sum = 0;
@@ -371,6 +395,13 @@ void* monitor_main(void*) {
       Seen& s = seen[i];
       uint64_t p = w.progress();
       sum += p;
+      uint32_t kind = w.take_fiber_turn();
+      if (kind == Worker::kTurnComputed) s.fiber_turns = std::min(s.fiber_turns * 2, kMaxFiberTurns);
+      else if (kind == Worker::kTurnSpun) {
+        s.fiber_turns = 1;
+        s.skip_looks = kSkippedLooks;
+      }
+      if (now < s.turns_until) shortest_turn = std::min<uint64_t>(shortest_turn, s.fiber_turns);
       waiting += w.waiting_fibers();
       // Queued behind the running fiber: runnable ones, and gang members that
       // may not start here yet (a stuck earlier gang holds the worker: they
@@ -384,6 +415,8 @@ void* monitor_main(void*) {
         s.turn_based = false;
         s.sent = false;
         s.misses = 0;
+        s.looked = false;
+        if (s.skip_looks > 0) --s.skip_looks;
         continue;
       }
       if (!queued) {
@@ -408,17 +441,22 @@ void* monitor_main(void*) {
       // members are each the primary thread of an inner team meeting at a
       // user spin barrier (its other members on spares): each round waited
       // for every fiber of the worker to get 2 ms of processor time.
-      // Its turns are an eighth of stuck_ns (250 us by default).
+      // Its turns are an eighth of stuck_ns (250 us by default), longer
+      // for fibers found computing (fiber_turns).
       bool taking_turns = !blocked && now < s.turns_until;
       if (taking_turns) held = std::max(held, now - s.since);
-      uint64_t patience = taking_turns ? g_set.stuck_ns / 8 : patience_ns(blocked, hot);
+      uint64_t patience = taking_turns ? s.fiber_turns * (g_set.stuck_ns / 8) : patience_ns(blocked, hot);
       // Step 0: half way, ask the running fiber to let the others run at its
       // next task scheduling point. One that runs tasks (inline, depth
       // first, for milliseconds) is not waiting for anyone: it yields, and
       // the fibers behind it start here instead of on spares (sort, 8
       // fibers on 2 workers: 6 of them moved to kernel threads in half the
       // runs, 0.33-0.52 s against 0.24).
-      if (!blocked && held >= patience / 2) w.ask_to_yield();
+      if (!blocked && held >= patience / 2) {
+        w.ask_to_yield();
+        // Where it is half way, for the test of a spin at the turn's end.
+        if (taking_turns && g_set.preempt && !s.looked && s.skip_looks == 0 && signal_unseen(w)) s.looked = send_look(w);
+      }
       if (held < patience) continue;
       // Stuck: steps 1 and 2 of the design. A bound member (a fiber with a
       // place) is moved only once preemptions have missed: a spare pinned
@@ -436,7 +474,10 @@ void* monitor_main(void*) {
         ++s.misses;  // taken, and still no progress: declined
         s.sent = false;
       }
-      hot_until = now + kHotNs;
+      // Hot for a thread asleep in the kernel (patience_ns); fibers
+      // preempted as they run take turns (taking_turns) at a slower rate.
+      if (blocked) hot_until = now + kHotNs;
+      else turning_until = now + kHotNs;
       move_to_spares(w, s.misses >= kMissesBeforeMove);
       // A thread asleep in a call that the signal would end with EINTR
       // (poll, select, a timed wait) is left alone: the program would see
@@ -465,6 +506,11 @@ void* monitor_main(void*) {
     if (g_set.watchdog_ns && g_set.watchdog_ns / 4 < cap) cap = std::max<uint64_t>(g_set.watchdog_ns / 4, idle_period);
     if (!queued_anywhere) period = std::min(period * 2, cap);
     else if (now < hot_until) period = patience_ns(true, true);
+    // Fibers taking turns: sampled as often as when hot while their turns
+    // are the shortest (a spin barrier's, whose turns are then about as
+    // long as asked), else twice a turn.
+    else if (now < turning_until)
+      period = shortest_turn == 1 ? patience_ns(true, true) : shortest_turn * (g_set.stuck_ns / 16);
     else if (stalled_anywhere) period = idle_period;
     else period = std::min(std::max(period, idle_period) * 2, moving_period);
     // Kernel threads that run: a spinning thread's turn as the period while

@@ -25,6 +25,10 @@ bool send_preemption(Worker& w, bool report);
 // it (sched_yield in the handler, then the interrupted code goes on); false
 // if it cannot be asked.
 bool send_turn_end(Worker& w);
+// Asks w's thread where its running fiber is (Worker::request_look), for
+// the test of a spin at the end of the fiber's turn; false if the signal
+// cannot be sent.
+bool send_look(Worker& w);
 // Whether the preemption signal may reach w's thread without the program
 // seeing it: the thread runs, or it sleeps in a call the kernel restarts
 // after a handler (a read from a pipe, a futex wait without a timeout, ...),

@@ -257,17 +257,31 @@ class alignas(kCacheLine) Worker {
     uint32_t none = 0;
     preempt_req_.compare_exchange_strong(none, kRequestYield, memory_order_release, memory_order_relaxed);
   }
+  // The monitor asks this worker's thread where its running fiber is, half
+  // way through a turn (kRequestLook): the handler notes it and returns,
+  // and the turn's preemption compares (preempt_linux.cpp,
+  // fiber_turn_kind). A pending request is left as it is.
+  void request_look() {
+    uint32_t none = 0;
+    preempt_req_.compare_exchange_strong(none, kRequestLook, memory_order_release, memory_order_relaxed);
+  }
   // Whether a request is still waiting for the handler to take it.
   bool preempt_request_pending() const { return preempt_req_.load(memory_order_relaxed) != 0; }
-  // 0: no request; kRequest, kRequestReport or kRequestYield.
+  // 0: no request; kRequest, kRequestReport, kRequestYield or kRequestLook.
   uint32_t take_preempt_request() { return preempt_req_.exchange(0, memory_order_acquire); }
-  static constexpr uint32_t kRequest = 1, kRequestReport = 2, kRequestYield = 3;
+  static constexpr uint32_t kRequest = 1, kRequestReport = 2, kRequestYield = 3, kRequestLook = 4;
   // What the handler made of the last kRequestYield: kTurnSpun (the thread
   // seemed to spin and yielded), kTurnNear (it may have: its turns stay as
   // they are) or kTurnComputed; 0 once the monitor took it.
   void note_turn(uint32_t result) { turn_result_.store(result, memory_order_relaxed); }
   uint32_t take_turn_result() { return turn_result_.exchange(0, memory_order_relaxed); }
   static constexpr uint32_t kTurnSpun = 1, kTurnNear = 2, kTurnComputed = 3;
+  // What the handler made of the fiber it last preempted (kTurnSpun or
+  // kTurnComputed, preempt_linux.cpp); 0 once the monitor took it, which
+  // sets the length of the worker's fibers' turns by it; nothing is noted
+  // for a turn without a look.
+  void note_fiber_turn(uint32_t result) { fiber_turn_.store(result, memory_order_relaxed); }
+  uint32_t take_fiber_turn() { return fiber_turn_.exchange(0, memory_order_relaxed); }
   // Fibers the monitor preempted on this worker so far (written by the
   // worker's own thread, in the signal handler; read there too).
   uint64_t preemptions() const { return preempts_.load(memory_order_relaxed); }
@@ -385,6 +399,7 @@ class alignas(kCacheLine) Worker {
   Atomic<bool> running_started_{false};  // the running fiber is a started fiber (not idle, not a root)
   Atomic<uint32_t> preempt_req_{0};  // set by the monitor, taken by the signal handler
   Atomic<uint32_t> turn_result_{0};  // set by the signal handler, taken by the monitor
+  Atomic<uint32_t> fiber_turn_{0};   // likewise, for preempted fibers
   Atomic<uint64_t> preempts_{0};     // preempt_running's count (own thread)
   Atomic<uint32_t> signal_safe_wait_{0};  // see in_signal_safe_wait
   Atomic<bool> yield_req_{false};    // set by the monitor, taken at a scheduling point (yield_if_asked)
