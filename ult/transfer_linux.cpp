@@ -15,21 +15,20 @@
 // that trusts a blocking write to a pipe to write everything takes as done.
 // A ring of 8 members under an outer team of 2, each passing 64 KiB through
 // a pipe of 4 KiB, lost bytes and hung every run (libomp: 20 ms). So on a
-// worker's thread a blocking write:
+// worker's thread a blocking write of more than PIPE_BUF bytes:
 //   - on a worker shared with other fibers, writes what the pipe or socket
 //     takes now and, while it takes nothing, lets the queued fibers run and
-//     waits for room in slices: for a pipe, as many bytes as it has room for
-//     (all of them for a write of PIPE_BUF bytes or less, which must be
-//     atomic); for a socket, send with MSG_DONTWAIT (the same call as write
+//     waits for room in slices: for a pipe, as many bytes as it has room for;
+//     for a socket, send with MSG_DONTWAIT (the same call as write
 //     with no flags, but for the wait);
 //   - goes on after a short count when the monitor's signal was taken
 //     meanwhile, until every byte is written.
 // Invariants: (T1) write returns what the C library's would for a blocking
 // descriptor: the whole count, or a short count for the kernel's own
 // reasons (a signal of the program's, a full disk), or -1 with errno when
-// nothing was written; errno is the caller's on success. (T2) A descriptor
-// the program made non-blocking, the runtime's own calls, and calls off a
-// worker go straight to the C library.
+// nothing was written; errno is the caller's on success. (T2) Writes of up
+// to PIPE_BUF bytes, a descriptor the program made non-blocking, the
+// runtime's own calls, and calls off a worker go straight to the C library.
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -113,23 +112,22 @@ Kind kind_of(int fd) {
 }
 
 // How many of `want` bytes a write to pipe fd makes now without blocking:
-// its room (capacity less what it holds), 0 when a write of PIPE_BUF bytes
-// or less does not fit whole; `want` when the room cannot be read (the
+// its room (capacity less what it holds; a write of more than PIPE_BUF
+// bytes need not be atomic), `want` when the room cannot be read (the
 // write then blocks as the C library's would).
 size_t pipe_room(int fd, size_t want) {
   int capacity = fcntl(fd, F_GETPIPE_SZ);
   int held = 0;
   if (capacity <= 0 || ioctl(fd, FIONREAD, &held) != 0 || held < 0) return want;
   size_t room = held < capacity ? size_t(capacity - held) : 0;
-  if (room >= want) return want;
-  return want <= PIPE_BUF ? 0 : room;
+  return room < want ? room : want;
 }
 
 // One slice of waiting for room, as wait_readable waits for data: a queued
 // fiber runs first; false when no other fiber shares the worker (the caller
 // then writes and blocks as the C library's write). `ready` tells whether
-// poll already finds the descriptor writable (a pipe with room for less
-// than an atomic write): then the slice is a sleep.
+// poll already finds the descriptor writable (a pipe whose room could not
+// be told from full): then the slice is a sleep.
 bool wait_for_room(int fd, bool ready) {
   if (Worker::yield_to_queued()) return true;
   if (!Worker::others_share_worker()) return false;
@@ -203,7 +201,13 @@ ssize_t bobbin_read_chk(int fd, void* buf, size_t n, size_t buflen) {
 __attribute__((visibility("default"))) ssize_t bobbin_write(int fd, const void* buf, size_t n) __asm__("write");
 ssize_t bobbin_write(int fd, const void* buf, size_t n) {
   if (!g_write) resolve_next();
-  if (n == 0 || !on_worker() || from_runtime(__builtin_return_address(0))) return g_write(fd, buf, n);
+  // Up to PIPE_BUF bytes (nearly every write) go straight to the C
+  // library: a pipe takes them whole or blocks (and the monitor's signal
+  // then restarts the write, which moved nothing: no short count), and a
+  // full pipe is rare with writes that small. The long way below costs up
+  // to six system calls a write: a ring of members passing one-byte tokens
+  // through pipes took up to three times as long with it.
+  if (n <= PIPE_BUF || !on_worker() || from_runtime(__builtin_return_address(0))) return g_write(fd, buf, n);
   int saved = errno;
   Kind kind = Kind::kUnknown;
   auto p = static_cast<const char*>(buf);
