@@ -4,6 +4,7 @@
 #include "runtime/thread_local_data.hpp"
 
 #include <elf.h>
+#include <dlfcn.h>
 #include <link.h>
 
 #include <algorithm>
@@ -57,6 +58,17 @@ bool runtime_loaded(const char* path) {
   return std::find(g_runtime_loaded.begin(), g_runtime_loaded.end(), path) != g_runtime_loaded.end();
 }
 
+// Whether path is this library itself, whatever its file is called (a copy
+// named otherwise, found by name alone, counted as a module of the
+// program's with thread-local data: its nested teams got kernel threads).
+bool this_library(const char* path) {
+  static const char* self = [] {
+    Dl_info info{};
+    return dladdr(reinterpret_cast<void*>(&own_business), &info) && info.dli_fname ? info.dli_fname : "";
+  }();
+  return self[0] && strcmp(path, self) == 0;
+}
+
 struct Scan {
   unsigned long long adds = 0, subs = 0;
   bool known = false;
@@ -91,7 +103,7 @@ int visit(dl_phdr_info* info, std::size_t size, void* arg) {
     if (ph.p_type != PT_TLS || ph.p_memsz == 0) continue;
     // The executable's name is empty in its entry.
     const char* name = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : "the executable";
-    if (info->dlpi_name && info->dlpi_name[0] && (own_business(info->dlpi_name) || runtime_loaded(info->dlpi_name)))
+    if (info->dlpi_name && info->dlpi_name[0] && (own_business(info->dlpi_name) || this_library(info->dlpi_name) || runtime_loaded(info->dlpi_name)))
       continue;
     walk->fresh.module = name;
     return 1;
