@@ -501,9 +501,10 @@ void end_turn_if_spinning(Worker* w, const ucontext_t* uc) {
 // the monitor asks where it is (kRequestLook, take_look), and at the
 // preemption the spot is compared with that look if no other fiber ran in
 // between (the worker's switch count). Found at the same spot with the same
-// registers, or anywhere but in user code (yielding, asleep in a call),
-// it spins, and its worker's fibers keep the shortest turns; found anywhere
-// else in user code it computes, and the monitor lengthens them. Two looks
+// registers, or at the preemption anywhere but in user code (yielding,
+// asleep in a call), it spins, and its worker's fibers keep the shortest
+// turns; found anywhere else in user code it computes, and the monitor
+// lengthens them; a turn without a look in user code tells nothing. Two looks
 // within one turn, not one per turn: a fiber's previous preemption was
 // rounds of a spin barrier earlier, its registers changed in between, and
 // a test against it took spin barriers for computation (syncshapes' spin
@@ -584,15 +585,14 @@ void on_preempt_signal(int sig, siginfo_t* info, void* ctx) {
     errno = saved_errno;
     return;
   }
-  if (request == Worker::kRequestLook) {
-    uintptr_t at = interrupted_pc(uc);
-    take_look(w, uc, (in_user_code(at) || leaf_call_return(uc) != 0) && at != g_yield_return && at != user_yield_return());
-    errno = saved_errno;
-    return;
-  }
   uintptr_t pc = interrupted_pc(uc);
   bool after_yield = (g_yield_return && pc == g_yield_return) || pc == user_yield_return();
   bool user_code = in_user_code(pc) || leaf_call_return(uc) != 0;
+  if (request == Worker::kRequestLook) {
+    take_look(w, uc, user_code && !after_yield);
+    errno = saved_errno;
+    return;
+  }
   if (t_spinlocks_held == 0 && (after_yield || user_code || at_restartable_wait(uc))) {
     if (uint32_t kind = fiber_turn_kind(w, uc, user_code && !after_yield)) w->note_fiber_turn(kind);
     w->preempt_running(request == Worker::kRequestReport);
