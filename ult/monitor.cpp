@@ -171,6 +171,8 @@ struct Seen {
 // on 2 cores computing 30 sections of about 3 ms each, after an omp
 // barrier, took 2.0-2.3 s with turns of 250 us, libomp 1.6 s.
 constexpr uint32_t kMaxFiberTurns = 8;
+// The unit of fiber_turns: stuck_ns / 8 (250 us by default).
+uint64_t fiber_turn_unit_ns() { return g_set.stuck_ns / 8; }
 constexpr uint32_t kSkippedLooks = 4;  // a guess: computing fibers are found a millisecond later
 constexpr uint64_t kTurnPeriodCap = 20'000'000;  // 20 ms: see monitor_main
 
@@ -407,7 +409,7 @@ void* monitor_main(void*) {
         s.fiber_turns = 1;
         s.skip_looks = kSkippedLooks;
       }
-      if (now < s.turns_until) shortest_turn = std::min<uint64_t>(shortest_turn, s.fiber_turns);
+      if (now < s.turns_until) shortest_turn = std::min(shortest_turn, s.fiber_turns);
       waiting += w.waiting_fibers();
       // Queued behind the running fiber: runnable ones, and gang members that
       // may not start here yet (a stuck earlier gang holds the worker: they
@@ -451,7 +453,7 @@ void* monitor_main(void*) {
       // for fibers found computing (fiber_turns).
       bool taking_turns = !blocked && now < s.turns_until;
       if (taking_turns) held = std::max(held, now - s.since);
-      uint64_t patience = taking_turns ? s.fiber_turns * (g_set.stuck_ns / 8) : patience_ns(blocked, hot);
+      uint64_t patience = taking_turns ? s.fiber_turns * fiber_turn_unit_ns() : patience_ns(blocked, hot);
       // Step 0: half way, ask the running fiber to let the others run at its
       // next task scheduling point. One that runs tasks (inline, depth
       // first, for milliseconds) is not waiting for anyone: it yields, and
@@ -516,7 +518,7 @@ void* monitor_main(void*) {
     // are the shortest (a spin barrier's, whose turns are then about as
     // long as asked), else twice a turn.
     else if (now < turning_until)
-      period = shortest_turn == 1 ? patience_ns(true, true) : shortest_turn * (g_set.stuck_ns / 16);
+      period = shortest_turn == 1 ? patience_ns(true, true) : shortest_turn * fiber_turn_unit_ns() / 2;
     else if (stalled_anywhere) period = idle_period;
     else period = std::min(std::max(period, idle_period) * 2, moving_period);
     // Kernel threads that run: a spinning thread's turn as the period while
