@@ -14,12 +14,17 @@
    - in a team: MSG_DONTWAIT on a full socket says EAGAIN; send to a closed
      peer says EPIPE (MSG_NOSIGNAL); MSG_WAITALL returns what arrived before
      the peer shut down; on a datagram socket MSG_WAITALL returns one
-     datagram, never two merged; a successful call leaves errno alone. */
+     datagram, never two merged; a successful call leaves errno alone;
+   - in nested teams of 4 under 2: a socket's receive timeout (SO_RCVTIMEO)
+     ends read and recv with MSG_WAITALL (EAGAIN, or what arrived), and its
+     send timeout (SO_SNDTIMEO) ends a send to a peer that never reads (a
+     short count), each after about the timeout. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -274,8 +279,65 @@ static void errors(void) {
   CHECK(!(bad & 32), "a successful send or receive changed errno");
 }
 
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+enum { TIMEOUT_MS = 20 };
+
+/* Each member: 1 a read, 2 a receive, 4 a send that ignored or overran its
+   socket's timeout; 8 a wait that ended too soon. */
+static int timed_transfers(void) {
+  int bad = 0;
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0)
+    return 16;
+  struct timeval tv = {0, TIMEOUT_MS * 1000};
+  setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  setsockopt(sv[1], SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  static __thread unsigned char big[1 << 20];
+  char c;
+  double t0 = now_ms();
+  errno = 0;
+  ssize_t k = read(sv[0], &c, 1);
+  double t1 = now_ms();
+  if (k != -1 || (errno != EAGAIN && errno != EWOULDBLOCK) || t1 - t0 > 2000)
+    bad |= 1;
+  if (send(sv[1], big, 3000, 0) != 3000)
+    bad |= 2;
+  k = recv(sv[0], big, 10000, MSG_WAITALL);
+  double t2 = now_ms();
+  if (k != 3000 || t2 - t1 > 2000)
+    bad |= 2;
+  k = send(sv[1], big, sizeof big, 0); /* far more than the socket holds */
+  double t3 = now_ms();
+  if (k <= 0 || k >= (ssize_t)sizeof big || t3 - t2 > 2000)
+    bad |= 4;
+  /* Socket timeouts count in kernel ticks: half of one tells a wait from none. */
+  if (t1 - t0 < TIMEOUT_MS / 2 || t2 - t1 < TIMEOUT_MS / 2 || t3 - t2 < TIMEOUT_MS / 2)
+    bad |= 8;
+  close(sv[0]);
+  close(sv[1]);
+  return bad;
+}
+
+static void timeouts(void) {
+  int bad = 0;
+#pragma omp parallel num_threads(2) reduction(| : bad)
+#pragma omp parallel num_threads(4) reduction(| : bad)
+  bad |= timed_transfers();
+  CHECK(!(bad & 16), "socketpair failed");
+  CHECK(!(bad & 1), "read on a socket with a receive timeout did not end with EAGAIN within 2 s");
+  CHECK(!(bad & 2), "recv with MSG_WAITALL and a receive timeout did not return what had arrived within 2 s");
+  CHECK(!(bad & 4), "a send with a send timeout to a peer that never reads did not return a short count within 2 s");
+  CHECK(!(bad & 8), "a wait with a socket timeout ended before half of it");
+}
+
 int main(void) {
   rings();
   errors();
+  timeouts();
   return conf_end();
 }
