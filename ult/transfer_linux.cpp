@@ -386,10 +386,11 @@ ssize_t receive_all(int fd, Bytes b, int flags, Call call) {
   return ssize_t(done);
 }
 
-// Whether a receive with these flags takes the long way (MSG_WAITALL on a
-// blocking stream socket, from the program, on a worker).
-bool receive_long_way(int fd, int flags, const void* ret) {
-  if ((flags & (MSG_WAITALL | MSG_DONTWAIT | MSG_PEEK | MSG_OOB)) != MSG_WAITALL) return false;
+// Whether a receive of n bytes with these flags takes the long way
+// (MSG_WAITALL on a blocking stream socket, from the program, on a worker;
+// an empty one is the C library's).
+bool receive_long_way(int fd, size_t n, int flags, const void* ret) {
+  if (n == 0 || (flags & (MSG_WAITALL | MSG_DONTWAIT | MSG_PEEK | MSG_OOB)) != MSG_WAITALL) return false;
   if (!on_worker() || from_runtime(ret)) return false;
   return blocking(fd) && stream_socket(fd);
 }
@@ -442,7 +443,7 @@ __attribute__((visibility("default"))) ssize_t bobbin_recvfrom(int fd, void* buf
                                                                socklen_t* from_len) __asm__("recvfrom");
 ssize_t bobbin_recvfrom(int fd, void* buf, size_t n, int flags, sockaddr* from, socklen_t* from_len) {
   if (!g_recvfrom) resolve_next();
-  if (receive_long_way(fd, flags, __builtin_return_address(0)))
+  if (receive_long_way(fd, n, flags, __builtin_return_address(0)))
     return receive_buffer(fd, buf, n, flags, from, from_len);
   if (!(flags & MSG_DONTWAIT) && !before_read(fd)) flags |= MSG_DONTWAIT;
   return g_recvfrom(fd, buf, n, flags, from, from_len);
@@ -451,7 +452,7 @@ ssize_t bobbin_recvfrom(int fd, void* buf, size_t n, int flags, sockaddr* from, 
 __attribute__((visibility("default"))) ssize_t bobbin_recv(int fd, void* buf, size_t n, int flags) __asm__("recv");
 ssize_t bobbin_recv(int fd, void* buf, size_t n, int flags) {
   if (!g_recv) resolve_next();
-  if (receive_long_way(fd, flags, __builtin_return_address(0)))
+  if (receive_long_way(fd, n, flags, __builtin_return_address(0)))
     return receive_buffer(fd, buf, n, flags, nullptr, nullptr);
   if (!(flags & MSG_DONTWAIT) && !before_read(fd)) flags |= MSG_DONTWAIT;
   return g_recv(fd, buf, n, flags);
@@ -480,11 +481,11 @@ ssize_t bobbin_recvfrom_chk(int fd, void* buf, size_t n, size_t buflen, int flag
 __attribute__((visibility("default"))) ssize_t bobbin_recvmsg(int fd, msghdr* msg, int flags) __asm__("recvmsg");
 ssize_t bobbin_recvmsg(int fd, msghdr* msg, int flags) {
   if (!g_recvmsg) resolve_next();
-  if (msg && msg->msg_controllen == 0 && msg->msg_iovlen <= size_t(IOV_MAX) &&
-      receive_long_way(fd, flags, __builtin_return_address(0))) {
+  size_t n = msg && msg->msg_iovlen <= size_t(IOV_MAX) ? total_of(msg->msg_iov, int(msg->msg_iovlen)) : 0;
+  if (n > 0 && msg->msg_controllen == 0 && receive_long_way(fd, n, flags, __builtin_return_address(0))) {
     int count = int(msg->msg_iovlen);
     msghdr m = *msg;
-    ssize_t r = receive_all(fd, Bytes{msg->msg_iov, count, 0, total_of(msg->msg_iov, count)}, flags,
+    ssize_t r = receive_all(fd, Bytes{msg->msg_iov, count, 0, n}, flags,
                             [&](const Bytes& b, int f, size_t* asked) {
                               if (b.off == 0) {
                                 *asked = b.left;
