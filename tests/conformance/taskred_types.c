@@ -92,12 +92,19 @@ static long nested_concurrent(long *want) {
 #pragma omp task in_reduction(+ : total) shared(parent_adds)
     {
       int done = 0, looping = 0;
+      int parent_thread = omp_get_thread_num();
       long mine = 0;
       for (int k = 0; k < 50; k++) {
 #pragma omp task in_reduction(+ : total) shared(done, looping)
         {
-          double w0 = omp_get_wtime(); /* start once the parent adds too (bounded) */
-          while (!__atomic_load_n(&looping, __ATOMIC_ACQUIRE) && omp_get_wtime() - w0 < 5.0)
+          /* Start once the parent adds too (bounded); not on the parent's own
+             thread: the parent is tied there, so it is suspended while this
+             task runs (a runtime may run a task at once when it is created,
+             as a tree scheduler with a small queue threshold does), and
+             each such child would wait out its whole bound. */
+          double w0 = omp_get_wtime();
+          while (omp_get_thread_num() != parent_thread && !__atomic_load_n(&looping, __ATOMIC_ACQUIRE) &&
+                 omp_get_wtime() - w0 < 5.0)
             ;
           for (volatile int j = 0; j < 20000; j++)
             total += 1;
