@@ -65,7 +65,6 @@ using namespace bobbin::ult::block;  // NOLINT: the shared helpers of the interp
 using ReadFn = ssize_t (*)(int, void*, size_t);
 using ReadChkFn = ssize_t (*)(int, void*, size_t, size_t);
 using ReadvFn = ssize_t (*)(int, const iovec*, int);
-using RecvFn = ssize_t (*)(int, void*, size_t, int);
 using RecvChkFn = ssize_t (*)(int, void*, size_t, size_t, int);
 using RecvfromFn = ssize_t (*)(int, void*, size_t, int, sockaddr*, socklen_t*);
 using RecvfromChkFn = ssize_t (*)(int, void*, size_t, size_t, int, sockaddr*, socklen_t*);
@@ -82,7 +81,6 @@ using ClockNanosleepFn = int (*)(clockid_t, int, const timespec*, timespec*);
 ReadFn g_read;
 ReadChkFn g_read_chk;
 ReadvFn g_readv;
-RecvFn g_recv;
 RecvChkFn g_recv_chk;
 RecvfromFn g_recvfrom;
 RecvfromChkFn g_recvfrom_chk;
@@ -101,7 +99,6 @@ __attribute__((constructor)) void resolve_next() {
   g_read = reinterpret_cast<ReadFn>(next_symbol("read", "GLIBC_2.2.5"));
   g_read_chk = reinterpret_cast<ReadChkFn>(next_symbol("__read_chk", "GLIBC_2.4"));
   g_readv = reinterpret_cast<ReadvFn>(next_symbol("readv", "GLIBC_2.2.5"));
-  g_recv = reinterpret_cast<RecvFn>(next_symbol("recv", "GLIBC_2.2.5"));
   g_recv_chk = reinterpret_cast<RecvChkFn>(next_symbol("__recv_chk", "GLIBC_2.4"));
   g_recvfrom = reinterpret_cast<RecvfromFn>(next_symbol("recvfrom", "GLIBC_2.2.5"));
   g_recvfrom_chk = reinterpret_cast<RecvfromChkFn>(next_symbol("__recvfrom_chk", "GLIBC_2.4"));
@@ -406,6 +403,22 @@ ssize_t receive_buffer(int fd, void* buf, size_t n, int flags, sockaddr* from, s
   });
 }
 
+// recv and recvfrom (and their fortified entries): `ret` is the program's
+// return address (the entry's), which tells the runtime's own calls.
+ssize_t receive(int fd, void* buf, size_t n, int flags, sockaddr* from, socklen_t* from_len, const void* ret) {
+  if (!g_recvfrom) resolve_next();
+  if (receive_long_way(fd, n, flags, ret)) return receive_buffer(fd, buf, n, flags, from, from_len);
+  if (!(flags & MSG_DONTWAIT) && !before_read(fd)) flags |= MSG_DONTWAIT;
+  return g_recvfrom(fd, buf, n, flags, from, from_len);
+}
+
+// send and sendto without an address, as receive.
+ssize_t send_buffer(int fd, const void* buf, size_t n, int flags, const void* ret) {
+  if ((flags & kSendAsIs) || !long_way(n, ret)) return g_send(fd, buf, n, flags);
+  iovec one{const_cast<void*>(buf), n};
+  return write_all(Sink{fd, true, flags}, Bytes{&one, 1, 0, n});
+}
+
 }  // namespace
 
 extern "C" {
@@ -413,7 +426,7 @@ extern "C" {
 __attribute__((visibility("default"))) ssize_t bobbin_read(int fd, void* buf, size_t n) __asm__("read");
 ssize_t bobbin_read(int fd, void* buf, size_t n) {
   if (!g_read) resolve_next();  // called from another library's constructor, before ours
-  if (!before_read(fd)) return g_recv(fd, buf, n, MSG_DONTWAIT);  // a socket: read is recv
+  if (!before_read(fd)) return g_recvfrom(fd, buf, n, MSG_DONTWAIT, nullptr, nullptr);  // a socket: read is recv
   return g_read(fd, buf, n);
 }
 
@@ -442,20 +455,12 @@ ssize_t bobbin_readv(int fd, const iovec* iov, int count) {
 __attribute__((visibility("default"))) ssize_t bobbin_recvfrom(int fd, void* buf, size_t n, int flags, sockaddr* from,
                                                                socklen_t* from_len) __asm__("recvfrom");
 ssize_t bobbin_recvfrom(int fd, void* buf, size_t n, int flags, sockaddr* from, socklen_t* from_len) {
-  if (!g_recvfrom) resolve_next();
-  if (receive_long_way(fd, n, flags, __builtin_return_address(0)))
-    return receive_buffer(fd, buf, n, flags, from, from_len);
-  if (!(flags & MSG_DONTWAIT) && !before_read(fd)) flags |= MSG_DONTWAIT;
-  return g_recvfrom(fd, buf, n, flags, from, from_len);
+  return receive(fd, buf, n, flags, from, from_len, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) ssize_t bobbin_recv(int fd, void* buf, size_t n, int flags) __asm__("recv");
 ssize_t bobbin_recv(int fd, void* buf, size_t n, int flags) {
-  if (!g_recv) resolve_next();
-  if (receive_long_way(fd, n, flags, __builtin_return_address(0)))
-    return receive_buffer(fd, buf, n, flags, nullptr, nullptr);
-  if (!(flags & MSG_DONTWAIT) && !before_read(fd)) flags |= MSG_DONTWAIT;
-  return g_recv(fd, buf, n, flags);
+  return receive(fd, buf, n, flags, nullptr, nullptr, __builtin_return_address(0));
 }
 
 // The fortified receives: the size checked as the C library's, then the
@@ -465,7 +470,7 @@ __attribute__((visibility("default"))) ssize_t bobbin_recv_chk(int fd, void* buf
 ssize_t bobbin_recv_chk(int fd, void* buf, size_t n, size_t buflen, int flags) {
   if (!g_recv_chk) resolve_next();
   if (n > buflen) return g_recv_chk(fd, buf, n, buflen, flags);
-  return bobbin_recv(fd, buf, n, flags);
+  return receive(fd, buf, n, flags, nullptr, nullptr, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) ssize_t bobbin_recvfrom_chk(int fd, void* buf, size_t n, size_t buflen,
@@ -475,7 +480,7 @@ ssize_t bobbin_recvfrom_chk(int fd, void* buf, size_t n, size_t buflen, int flag
                             socklen_t* from_len) {
   if (!g_recvfrom_chk) resolve_next();
   if (n > buflen) return g_recvfrom_chk(fd, buf, n, buflen, flags, from, from_len);
-  return bobbin_recvfrom(fd, buf, n, flags, from, from_len);
+  return receive(fd, buf, n, flags, from, from_len, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) ssize_t bobbin_recvmsg(int fd, msghdr* msg, int flags) __asm__("recvmsg");
@@ -527,19 +532,15 @@ __attribute__((visibility("default"))) ssize_t bobbin_send(int fd, const void* b
     "send");
 ssize_t bobbin_send(int fd, const void* buf, size_t n, int flags) {
   if (!g_send) resolve_next();
-  if ((flags & kSendAsIs) || !long_way(n, __builtin_return_address(0))) return g_send(fd, buf, n, flags);
-  iovec one{const_cast<void*>(buf), n};
-  return write_all(Sink{fd, true, flags}, Bytes{&one, 1, 0, n});
+  return send_buffer(fd, buf, n, flags, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) ssize_t bobbin_sendto(int fd, const void* buf, size_t n, int flags,
                                                              const sockaddr* to, socklen_t to_len) __asm__("sendto");
 ssize_t bobbin_sendto(int fd, const void* buf, size_t n, int flags, const sockaddr* to, socklen_t to_len) {
   if (!g_sendto) resolve_next();
-  if (to || (flags & kSendAsIs) || !long_way(n, __builtin_return_address(0)))
-    return g_sendto(fd, buf, n, flags, to, to_len);
-  iovec one{const_cast<void*>(buf), n};
-  return write_all(Sink{fd, true, flags}, Bytes{&one, 1, 0, n});
+  if (to) return g_sendto(fd, buf, n, flags, to, to_len);
+  return send_buffer(fd, buf, n, flags, __builtin_return_address(0));
 }
 
 __attribute__((visibility("default"))) ssize_t bobbin_sendmsg(int fd, const msghdr* msg, int flags) __asm__(
