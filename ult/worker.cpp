@@ -252,6 +252,17 @@ int Worker::waiting_fibers() const {
 // worker a system call per round (outer 8 x inner 16 on 2 workers, 200
 // rounds: 11-16 ms with a yield every rotation, 9-18 with the quantum; with
 // none, 7 ms or, in 2 runs of 5, 0.4-1.2 s).
+// Another program's threads on the same processors are the same case, which
+// the pool's count cannot see: MPI ranks whose workers share the cores (2
+// ranks x 2 on 2 cores, mpilu 512 on a 2 x 1 grid: a panel's two members on
+// one worker, one polling the MPI library, which yields, the other at the
+// panel's spin barrier, 0.6-1.0 s; the other rank, whose thread the poll
+// waits for, ran only when the OS ended this one's time slice). So the
+// thread yields to the OS after a rotation whether or not the pool is
+// oversubscribed, every kYieldQuantumNs while that yield runs another thread
+// (it comes back late), and twice as far apart each time it comes back at
+// once, up to kYieldQuantumMaxNs: alone on its processor, one system call a
+// millisecond.
 bool Worker::runnable_queued() {
   Worker* w = t_current_;
   return w && w->running_ && w->running_ != &w->idle_ && w->has_runnable_queued();
@@ -260,12 +271,15 @@ bool Worker::runnable_queued() {
 bool Worker::yield_to_queued() {
   if (!runnable_queued()) return false;
   Worker* w = t_current_;
-  if (oversubscribed() && ++w->yields_in_rotation_ > w->fifo_len_.load(memory_order_relaxed)) {
+  if (++w->yields_in_rotation_ > w->fifo_len_.load(memory_order_relaxed)) {
     w->yields_in_rotation_ = 0;
     uint64_t now = now_ns();
-    if (now - w->last_os_yield_ns_ >= kYieldQuantumNs) {
-      w->last_os_yield_ns_ = now;
+    if (now - w->last_os_yield_ns_ >= w->os_yield_quantum_ns_) {
       os_yield();
+      uint64_t back = now_ns();
+      w->last_os_yield_ns_ = back;
+      bool contended = oversubscribed() || back - now >= kYieldRanOtherNs;
+      w->os_yield_quantum_ns_ = contended ? kYieldQuantumNs : std::min(2 * w->os_yield_quantum_ns_, kYieldQuantumMaxNs);
     }
   }
   w->switch_away(&after_yield, nullptr, trace::Leave::Yield);

@@ -109,9 +109,9 @@ class alignas(kCacheLine) Worker {
   // The program's sched_yield on a fiber (yield_linux.cpp): if fibers are
   // runnable on this worker, the calling fiber goes behind them and they run
   // first; true if it switched. False off a fiber or with nothing queued.
-  // While kernel threads outnumber the processors, the thread also gives its
-  // processor to the OS once the queue has had a whole turn (at most every
-  // kYieldQuantumNs).
+  // Once the queue has had a whole turn, the thread also gives its processor
+  // to the OS (at most every kYieldQuantumNs while kernel threads of this
+  // program or of another one want it).
   static bool yield_to_queued();
   // Whether a fiber queued on the caller's worker could run now (as
   // yield_to_queued would switch to it). False off a fiber.
@@ -202,9 +202,15 @@ class alignas(kCacheLine) Worker {
   // asks the OS how long the thread waited for a processor.
   long kernel_tid() const { return kernel_tid_.load(memory_order_acquire); }
   static constexpr int kMaxWorkers = 4096;
-  // Oversubscribed, a worker whose fibers take turns with yields gives its
-  // processor to the OS at most this often (yield_to_queued, worker.cpp).
+  // A worker whose fibers take turns with yields gives its processor to the
+  // OS at most this often while oversubscribed, or while its last such yield
+  // ran another thread; up to kYieldQuantumMaxNs apart while its yields come
+  // back at once (yield_to_queued, worker.cpp).
   static constexpr uint64_t kYieldQuantumNs = 20'000;
+  static constexpr uint64_t kYieldQuantumMaxNs = 1'000'000;
+  // A kernel yield that took this long ran another thread (one alone on its
+  // processor returns in well under a microsecond).
+  static constexpr uint64_t kYieldRanOtherNs = 5'000;
 
   // Spin budget of an idle worker before it sleeps: 0 = sleep at once,
   // UINT64_MAX = never sleep (OMP_WAIT_POLICY=active).
@@ -383,6 +389,7 @@ class alignas(kCacheLine) Worker {
   // by the worker's own thread alone.
   std::size_t yields_in_rotation_ = 0;
   uint64_t last_os_yield_ns_ = 0;
+  uint64_t os_yield_quantum_ns_ = kYieldQuantumNs;
 
   // Sleep protocol word: 1 while the worker is (about to be) asleep on the futex.
   alignas(kCacheLine) Atomic<uint32_t> sleeping_{0};
