@@ -262,7 +262,8 @@ def main(argv=None):
     ap.add_argument("--variant", action="append", default=[], metavar="NAME=KEY=VALUE[;KEY=VALUE...]",
                     help="one more Bobbin column, 'bobbin[NAME]' (the clang build, preloaded, compared with "
                          "libomp), with this environment on top of --env (repeatable), e.g. "
-                         "'tree=BOBBIN_SCHED=tree'")
+                         "'tree=BOBBIN_SCHED=tree'; LD_PRELOAD=PATH runs another build of the library "
+                         "in that column (a copy named libbobbin.so)")
     ap.add_argument("--metric", default=None, help="RESULT key to tabulate (default overhead_us, else time_s)")
     ap.add_argument("--csv", default=None, help="write one line per result and runtime to this CSV file")
     ap.add_argument("--json", default=None, help="write every sample and median to this JSON file")
@@ -385,10 +386,13 @@ def main(argv=None):
                 env = dict(base_env)
                 env.update(variant_env.get(rt, {}))
                 cmd = [exe] + bargs
+                # A variant may name another build of the library (an A/B run).
+                rt_lib = variant_env.get(rt, {}).get("LD_PRELOAD", lib)
                 if args.mpi:
-                    cmd = mpi_launch(args.mpi, lib if preload else None) + cmd
+                    env.pop("LD_PRELOAD", None)  # into the ranks, not mpirun
+                    cmd = mpi_launch(args.mpi, rt_lib if preload else None) + cmd
                 elif preload:
-                    env["LD_PRELOAD"] = lib
+                    env["LD_PRELOAD"] = rt_lib
                 status, out, err, rc, secs = run_once(cmd, env, args.timeout)
                 c.seconds.append(secs)
                 results = [parse_result_line(l) for l in out.splitlines() if l.startswith("RESULT ")]
