@@ -788,11 +788,15 @@ bool molding(const Thread* me) {
 // and those whose running thread waits for a task that is not there (at its
 // barrier: it yields to a member queued there). The same test a gang opened
 // by a task takes its workers by (scheduler/gang.cpp), so that the width the
-// model picks is the width the gang gets.
+// model picks is the width the gang gets. And the workers not started yet,
+// up to one per place, which a gang starts (open_gang): the model explores
+// only widths the idle workers allow, so uncounted they would never be
+// started for a kind whose regions all ran narrow.
 int idle_workers() {
   ult::Worker* self = ult::Worker::current();
-  int n = 0;
-  for (int i = 0; i < ult::Worker::pool_size(); ++i)
+  int pool = ult::Worker::pool_size();
+  int n = std::max(0, num_places() - pool);
+  for (int i = 0; i < pool; ++i)
     if (ult::Worker* w = ult::Worker::at(i); w && w != self && w->available()) ++n;
   return n;
 }
@@ -818,7 +822,7 @@ void wait_for_room(sched::MoldModel::Decision& mold, int idle) {
     for (int i = 0; i < 8; ++i) cpu_relax();
     idle = idle_workers();
   }
-  if (mold.wider > 0) mold.width = mold.wider, mold.predicted_ns = mold.wider_ns;
+  if (mold.wider > 0) mold.width = mold.wider, mold.predicted_ns = mold.wider_ns, mold.exploring = mold.wider_exploring;
 }
 
 // The region's end: what it took, into the model.

@@ -13,6 +13,7 @@ std::vector<int> MoldModel::widths(int asked) {
 
 MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
   std::vector<int> ws = widths(asked);
+  int room = std::min(asked, idle + 1);  // the widest team the idle workers allow now
   SpinGuard g(lock_);
   Entry& e = table_[key];
   // The first regions of a kind also pay what happens once (first touch of
@@ -27,31 +28,53 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
     auto it = e.by_width.find(w);
     return it == e.by_width.end() || it->second.samples < trials(w);
   };
-  if (unexplored(ws.back())) return {ws.back(), 0, true};
+  // Only widths the idle workers allow are explored: a trial wider than the
+  // room queues members that wait for workers busy with the rest of the DAG
+  // (two moldable triad chains on 2 workers: each trial of width 2 took
+  // about twice a step at width 1, which no worker was free for anyway).
+  // The widest unexplored width beyond the room is named as the wider
+  // choice, so that the caller waits a moment for it (a worker a few
+  // microseconds from free) and explores it when it comes.
+  int beyond = 0;
   for (int w : ws)
-    if (unexplored(w)) return {w, 0, true};
+    if (w > room && unexplored(w)) beyond = w;
+  auto explore = [&](int w) {
+    Decision d{w, 0, true};
+    if (beyond > w) d.wider = beyond, d.wider_exploring = true;
+    return d;
+  };
+  int fit = ws[0];
+  for (int w : ws)
+    if (w <= room) fit = w;
+  if (unexplored(fit)) return explore(fit);
+  for (int w : ws)
+    if (w <= room && unexplored(w)) return explore(w);
+  // Every width the room allows is explored; the others may not be yet.
+  auto known = [&](int w) { return !unexplored(w); };
   int cheapest = ws[0];
   for (int w : ws)
-    if (e.by_width[w].ns * w < e.by_width[cheapest].ns * cheapest) cheapest = w;
-  // The fastest width up to `room`, from the cheapest: wider only when it is faster.
-  auto fastest = [&](int room) {
+    if (known(w) && e.by_width[w].ns * w < e.by_width[cheapest].ns * cheapest) cheapest = w;
+  // The fastest width up to `limit`, from the cheapest: wider only when it is faster.
+  auto fastest = [&](int limit) {
     int best = cheapest;
-    if (room > cheapest)
+    if (limit > cheapest)
       for (int w : ws)
-        if (w <= room && e.by_width[w].ns < e.by_width[best].ns) best = w;
+        if (w <= limit && known(w) && e.by_width[w].ns < e.by_width[best].ns) best = w;
     return best;
   };
-  int best = fastest(std::min(asked, idle + 1));
+  int best = fastest(room);
   Decision d{best, e.by_width[best].ns, false};
   if (int w = fastest(asked); w > best) d.wider = w, d.wider_ns = e.by_width[w].ns;
+  else if (beyond > best) d.wider = beyond, d.wider_exploring = true;
   // Keep measuring: the next width in turn, once kRetry decisions have
   // passed and the time it is expected to lose fits in the share of the
   // decisions since the last retry (kRetryShare): a width 2.5 times slower
   // than the choice is retried every 96 decisions, one as fast every 32.
+  // Not a width the room does not allow (its turn waits for the room).
   ++e.since_retry;
   int w = ws[e.retry_next % ws.size()];
   if (w == best) w = ws[++e.retry_next % ws.size()];
-  if (w != best && e.since_retry >= kRetry) {
+  if (w != best && w <= room && known(w) && e.since_retry >= kRetry) {
     double lose = std::max(0.0, e.by_width[w].ns - d.predicted_ns);
     if (double(e.since_retry) * d.predicted_ns * kRetryShare >= lose) {
       e.since_retry = 0;

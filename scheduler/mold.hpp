@@ -14,11 +14,12 @@
 // starts, by the task list its task was queued on (the affinity clause).
 //
 // The rule, per kind, over the widths 1, 2, 4, ... up to the width asked:
-// - explore: the widest width's trials first, back to back (the first
-//   region pays the one-time costs, and the least of the trials is the
-//   estimate), then each other width in increasing order, trials(w)
-//   times, before any choice (width 1 once: a region of one makes no
-//   team, so its first trial is like the others);
+// - explore, among the widths the idle workers allow: the widest one's
+//   trials first, back to back (the first region pays the one-time costs,
+//   and the least of the trials is the estimate), then each other width in
+//   increasing order, trials(w) times, before any choice among them (width
+//   1 once: a region of one makes no team, so its first trial is like the
+//   others); a wider width is explored once workers idle for it;
 // - then the cheapest: the width with the least time x width (the
 //   processor time the region costs: work that does not speed up stays
 //   narrow and leaves the other workers to the rest of the program);
@@ -66,6 +67,9 @@ class MoldModel {
     // besides the caller's it needs idle, and its estimate. 0 otherwise.
     int wider = 0;
     double wider_ns = 0;
+    // That width was not explored yet (it was beyond the idle workers while
+    // the others were): taken, it is a trial (wider_ns 0).
+    bool wider_exploring = false;
   };
 
   static constexpr int kTrials = 3;

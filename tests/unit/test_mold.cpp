@@ -160,6 +160,36 @@ TEST_CASE("mold: a choice kept narrow by the idle count names the faster width",
   CHECK(free.wider == 0);
 }
 
+TEST_CASE("mold: a width the idle workers do not allow is not explored until they do", "[mold]") {
+  // A DAG with as many chains as workers: nobody idles when a step opens
+  // its region. Width 2 would be a trial whose member waits for a busy
+  // worker; the model runs width 1 and names width 2 as the wider choice,
+  // so that the caller waits a moment for a worker and explores it then.
+  int fn;
+  MoldModel::Key k{&fn, 0};
+  auto t = [](int w) { return 1e6 / w; };
+  MoldModel m;
+  std::vector<int> busy = run(m, k, 2, 0, 40, t);
+  CHECK(busy == std::vector<int>(40, 1));
+  CHECK(m.estimate(k, 2).second == 0);
+  MoldModel::Decision d = m.choose(k, 2, 0);
+  CHECK(d.width == 1);
+  CHECK(d.wider == 2);
+  CHECK(d.wider_exploring);
+  CHECK(d.wider_ns == 0);
+  // Once a worker idles, width 2's trials, back to back, then the fastest.
+  std::vector<int> freed = run(m, k, 2, 1, 2 * MoldModel::trials(2), t);
+  CHECK(std::vector<int>(freed.begin(), freed.begin() + MoldModel::trials(2)) ==
+        std::vector<int>(std::size_t(MoldModel::trials(2)), 2));
+  CHECK(settled(freed) == 2);
+  // Explored, it is the wider choice by its estimate, not a trial.
+  MoldModel::Decision again = m.choose(k, 2, 0);
+  CHECK(again.width == 1);
+  CHECK(again.wider == 2);
+  CHECK(!again.wider_exploring);
+  CHECK(again.wider_ns == Approx(5e5));
+}
+
 TEST_CASE("mold: retries lose at most their share: a much slower width is retried rarely", "[mold]") {
   int fn;
   MoldModel::Key k{&fn, 0};
