@@ -810,18 +810,25 @@ int idle_workers() {
 // one. So when the width chosen, or a faster one the idle count ruled out
 // (Decision::wider), needs more workers than are idle, the caller looks
 // again for up to kMoldWaitNs. Workers busy with other work cost the
-// region that long (4% of a 250 us step).
+// region that long (4% of a 250 us step), so the model hears what each
+// wait found and stops asking for them while they keep finding no room
+// (MoldModel::waited).
 constexpr uint64_t kMoldWaitNs = 10000;
 
-void wait_for_room(sched::MoldModel::Decision& mold, int idle) {
+// Tells the model what the wait found, when there was one.
+void wait_for_room(sched::MoldModel::Decision& mold, int idle, const sched::MoldModel::Key& key) {
   int need = std::max(mold.width, mold.wider);
   uint64_t until = 0;
   while (idle + 1 < need) {
     if (until == 0) until = now_ns() + kMoldWaitNs;
-    else if (now_ns() >= until) return;
+    else if (now_ns() >= until) {
+      g_mold.waited(key, false);
+      return;
+    }
     for (int i = 0; i < 8; ++i) cpu_relax();
     idle = idle_workers();
   }
+  if (until != 0) g_mold.waited(key, true);
   if (mold.wider > 0) mold.width = mold.wider, mold.predicted_ns = mold.wider_ns, mold.exploring = mold.wider_exploring;
 }
 
@@ -1012,8 +1019,9 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     mold_where = list >= 0 ? uintptr_t(list) + 1 : 0;
     mold_leader = modelled_memory_node_here();
     int idle = idle_workers();
-    mold = g_mold.choose({req.body.fn, mold_where, mold_leader}, n, idle);
-    wait_for_room(mold, idle);
+    sched::MoldModel::Key key{req.body.fn, mold_where, mold_leader};
+    mold = g_mold.choose(key, n, idle);
+    wait_for_room(mold, idle, key);
     n = mold.width;
   }
   auto mark = [&](Team* t) {

@@ -38,6 +38,9 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
   int beyond = 0;
   for (int w : ws)
     if (w > room && unexplored(w)) beyond = w;
+  // While waits for a wider width keep finding no room, name none but on a probe.
+  bool name_wider = e.wait_misses < kWaitMisses || e.decisions++ % kWaitProbe == 0;
+  if (!name_wider) beyond = 0;
   auto explore = [&](int w) {
     Decision d{w, 0, true};
     if (beyond > w) d.wider = beyond, d.wider_exploring = true;
@@ -64,7 +67,7 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
   };
   int best = fastest(room);
   Decision d{best, e.by_width[best].ns, false};
-  if (int w = fastest(asked); w > best) d.wider = w, d.wider_ns = e.by_width[w].ns;
+  if (int w = fastest(asked); w > best && name_wider) d.wider = w, d.wider_ns = e.by_width[w].ns;
   else if (beyond > best) d.wider = beyond, d.wider_exploring = true;
   // Keep measuring: the next width in turn, once kRetry decisions have
   // passed and the time it is expected to lose fits in the share of the
@@ -105,6 +108,12 @@ void MoldModel::record(const Key& key, int width, uint64_t ns) {
   if (s.samples == 0 || x < s.ns) s.ns = x;
   else if (s.samples >= trials(width)) s.ns = 0.75 * s.ns + 0.25 * std::min(x, 2 * s.ns);
   ++s.samples;
+}
+
+void MoldModel::waited(const Key& key, bool room) {
+  SpinGuard g(lock_);
+  Entry& e = table_[key];
+  e.wait_misses = room ? 0 : std::min(e.wait_misses + 1, kWaitMisses);
 }
 
 std::pair<double, int> MoldModel::estimate(const Key& key, int width) const {

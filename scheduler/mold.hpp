@@ -27,7 +27,10 @@
 //   the idle workers allow (the program has nothing else for them);
 // - the caller may wait a moment for the wider choice (Decision::wider):
 //   a worker that has just finished a task or a region is not counted idle
-//   for the few microseconds it takes to come back (runtime/team.cpp);
+//   for the few microseconds it takes to come back (runtime/team.cpp); not
+//   while such waits keep finding no room (the DAG keeps the workers busy:
+//   each wait cost two chains of 250 us matmul steps 4%), but for a probe
+//   every kWaitProbe decisions;
 // - keep measuring: the next width in turn is retried, so that the
 //   estimates follow a phase change, at most once in kRetry decisions and
 //   only as often as the time it is expected to lose stays within
@@ -73,6 +76,11 @@ class MoldModel {
   };
 
   static constexpr int kTrials = 3;
+  // A wider choice is named (for the caller to wait for) unless the last
+  // kWaitMisses waits for one found no room; then only every kWaitProbe-th
+  // decision.
+  static constexpr int kWaitMisses = 3;
+  static constexpr uint32_t kWaitProbe = 16;
   static constexpr int kRetry = 32;             // decisions between retries, at least
   static constexpr double kRetryShare = 1.0 / 64;  // of the chosen width's time, at most, lost to retries
   // The exploring trials of width w (the least of them is its estimate).
@@ -82,6 +90,9 @@ class MoldModel {
   // workers besides the caller's have nothing to run.
   Decision choose(const Key& key, int asked, int idle);
   void record(const Key& key, int width, uint64_t ns);
+  // What the caller's wait for a decision's wider width found: room for it
+  // in time, or not.
+  void waited(const Key& key, bool room);
 
   // The widths considered for `asked`: 1, 2, 4, ... and `asked` itself.
   static std::vector<int> widths(int asked);
@@ -103,6 +114,8 @@ class MoldModel {
     std::unordered_map<int, Stats> by_width;
     uint32_t since_retry = 0;  // decisions since the last retry (or the exploration)
     std::size_t retry_next = 0;
+    uint32_t decisions = 0;
+    int wait_misses = 0;  // waits for a wider width in a row that found no room
   };
   mutable SpinLock lock_;
   std::unordered_map<Key, Entry, Hash> table_ GUARDED_BY(lock_);

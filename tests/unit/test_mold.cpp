@@ -190,6 +190,35 @@ TEST_CASE("mold: a width the idle workers do not allow is not explored until the
   CHECK(again.wider_ns == Approx(5e5));
 }
 
+TEST_CASE("mold: waits that keep finding no room stop, but for a probe", "[mold]") {
+  // Two chains on two workers: width 2 is faster (measured while a worker
+  // was free), but at each decision the other worker runs the other chain,
+  // and every wait for it costs the region its length.
+  int fn;
+  MoldModel::Key k{&fn, 0};
+  auto t = [](int w) { return 1e6 / w; };
+  MoldModel m;
+  run(m, k, 2, 1, MoldModel::trials(1) + MoldModel::trials(2), t);
+  for (int i = 0; i < MoldModel::kWaitMisses; ++i) {
+    MoldModel::Decision d = m.choose(k, 2, 0);
+    CHECK(d.wider == 2);
+    m.waited(k, false);
+  }
+  int named = 0, decisions = 4 * int(MoldModel::kWaitProbe);
+  for (int i = 0; i < decisions; ++i) {
+    MoldModel::Decision d = m.choose(k, 2, 0);
+    REQUIRE(d.width == 1);
+    if (d.wider) {
+      ++named;
+      m.waited(k, false);
+    }
+  }
+  CHECK(named == decisions / int(MoldModel::kWaitProbe));
+  // A probe that finds room: waiting is worth it again.
+  m.waited(k, true);
+  CHECK(m.choose(k, 2, 0).wider == 2);
+}
+
 TEST_CASE("mold: retries lose at most their share: a much slower width is retried rarely", "[mold]") {
   int fn;
   MoldModel::Key k{&fn, 0};
