@@ -39,7 +39,8 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
   for (int w : ws)
     if (w > room && unexplored(w)) beyond = w;
   // While waits for a wider width keep finding no room, name none but on a probe.
-  bool name_wider = e.wait_misses < kWaitMisses || e.decisions++ % kWaitProbe == 0;
+  bool name_wider = e.wait_misses < kWaitMisses;
+  if (!name_wider) name_wider = e.missing_decisions++ % kWaitProbe == 0;
   if (!name_wider) beyond = 0;
   auto explore = [&](int w) {
     Decision d{w, 0, true};

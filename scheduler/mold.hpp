@@ -114,8 +114,8 @@ class MoldModel {
     std::unordered_map<int, Stats> by_width;
     uint32_t since_retry = 0;  // decisions since the last retry (or the exploration)
     std::size_t retry_next = 0;
-    uint32_t decisions = 0;
-    int wait_misses = 0;  // waits for a wider width in a row that found no room
+    int wait_misses = 0;          // waits for a wider width in a row that found no room
+    uint32_t missing_decisions = 0;  // decisions made at kWaitMisses: every kWaitProbe-th probes
   };
   mutable SpinLock lock_;
   std::unordered_map<Key, Entry, Hash> table_ GUARDED_BY(lock_);
