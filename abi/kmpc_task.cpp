@@ -23,6 +23,12 @@ void run_task(void* payload, int gtid) {
   asm volatile("" ::: "memory");  // not a tail call: the frame must stay while the body runs
 }
 
+// The moldable model tells tasks apart by the compiler's routine.
+const bool g_routine_registered = (rt::register_task_routine(&run_task, [](void* payload) -> const void* {
+                                     return reinterpret_cast<const void*>(static_cast<kmp_task_t*>(payload)->routine);
+                                   }),
+                                   true);
+
 // The compiler's destructors thunk: the runtime runs it once the body has
 // ended, for undeferred (if(0)) tasks too, as the compiler expects.
 void destroy_privates(void* payload, int gtid) {

@@ -240,6 +240,10 @@ struct TaskSpec {
 // Storage for a task whose compiler-visible part is `payload_size` bytes
 // (16-byte aligned). The task is not scheduled until task_submit.
 void* task_alloc(const TaskSpec& spec, std::size_t payload_size);
+// The program's function that tasks run by thunk `run` execute, read from
+// their payload (the kind of task for the moldable model: which regions
+// its tasks open). Called at load time, by each kind of thunk.
+void register_task_routine(void (*run)(void* payload, int gtid), const void* (*routine)(void* payload));
 std::size_t task_payload_size(void* payload);
 
 // kDepAllMemory: depend(omp_all_memory), a writer of every location (its

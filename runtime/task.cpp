@@ -618,6 +618,48 @@ Task* retract_slot(TeamTasks* tt, Thread* th) {
 
 bool admits(const void* root, void* item) { return is_descendant(static_cast<Task*>(item), static_cast<const Task*>(root)); }
 
+// Tasks the moldable model queued at a leader's list (mold_leader_list in
+// team.cpp) are left to that node's workers for up to kLeaderHoldNs while
+// one of them has nothing to do: the thread that made such a task ready is
+// often awake, in its wait, where the leader's workers are parked, and took
+// every task of a chain before they woke (a trace test on a modelled
+// machine of 2 nodes: all 60 of its regions on the first node). Bounded in
+// time: a worker counted available may be waiting in another team, or in a
+// taskwait that may not run the task. Four times as long while the pool
+// has more kernel threads than processors (a modelled machine wider than
+// its host): the leader's worker may then wait that long for a processor.
+Atomic<bool> g_leader_tasks{false};
+// Some task opened a molded region on a machine of several NUMA nodes: a
+// ready task may then be one the model places (task_schedule_ready).
+Atomic<bool> g_mold_openers{false};
+constexpr uint64_t kLeaderHoldNs = 1000000;
+constexpr uint64_t kLeaderHoldOversubscribedNs = 4 * kLeaderHoldNs;
+
+struct LeaderHold {
+  sched::Filter inner;
+  int node;  // the thief's NUMA node, -1 if not a pool worker's
+  uint64_t now;
+  uint64_t hold;
+};
+
+bool node_has_available_worker(int node) {
+  const std::vector<int>& node_of = g_placement.numa_of_worker_core;
+  int pool = ult::Worker::pool_size();
+  for (int i = 0; i < pool && !node_of.empty(); ++i)
+    if (node_of[std::size_t(i) % node_of.size()] == node)
+      if (ult::Worker* w = ult::Worker::at(i); w && w->available()) return true;
+  return false;
+}
+
+bool admits_elsewhere(const void* ctx, void* item) {
+  auto* h = static_cast<const LeaderHold*>(ctx);
+  const Task* t = static_cast<const Task*>(item);
+  if (t->leader_node != Task::kNoLeader && int(t->leader_node) != h->node && h->now - t->leader_since < h->hold &&
+      node_has_available_worker(int(t->leader_node)))
+    return false;
+  return h->inner(item);
+}
+
 // Under the tree scheduler a tied task's wait scans whole lists, again at
 // each try while it waits: an item found not below it once is not again.
 // Not under stealing, whose scans are short: there the write to a task
@@ -644,8 +686,12 @@ void task_schedule_ready(Thread* th, Task* t, bool may_run_inline) {
   Team* team = t->team;
   TeamTasks* tt = team_tasks(team);
   Thread* mate = th && th->team == team ? th : nullptr;
+  int leader_list = -1;
   if (t->priority > 0) {
     tt->priority.push_ordered(t, priority_key(t));
+  } else if (t->affinity_list < 0 && g_mold_openers.load(memory_order_relaxed) &&
+             (leader_list = mold_leader_list(t)) >= 0) {
+    tt->sched->push_pinned(leader_list, t);
   } else if (g_polling && t->affinity_list < 0 && hand_to_poller(tt, mate, t)) {
     // handed over; the notify below wakes its thread if it parked
   } else if (t->affinity_list >= 0) {
@@ -684,7 +730,19 @@ bool run_one_task(Thread* th) {
     f = sched::Filter{&admits_remembered, root, th->scan_memo.get()};
   }
   if (!t) t = static_cast<Task*>(tt->sched->pop_own(own, f)), from = kFromOwn;
-  if (!t) t = find_elsewhere(tt, self, own, f), from = kFromStolen;
+  if (!t) {
+    if (g_leader_tasks.load(memory_order_relaxed)) [[unlikely]] {
+      const std::vector<int>& node_of = g_placement.numa_of_worker_core;
+      int node = self >= 0 && !node_of.empty() ? node_of[std::size_t(self) % node_of.size()] : -1;
+      // No memo: what a thief may take here changes with time, not only with pushes.
+      LeaderHold hold{sched::Filter{f.fn, f.ctx, nullptr}, node, now_ns(),
+                      ult::Worker::oversubscribed() ? kLeaderHoldOversubscribedNs : kLeaderHoldNs};
+      t = find_elsewhere(tt, self, own, sched::Filter{&admits_elsewhere, &hold, nullptr});
+    } else {
+      t = find_elsewhere(tt, self, own, f);
+    }
+    from = kFromStolen;
+  }
   if (!t) {
     if (g_polling && !root) publish_slot(tt, th);
     // Nothing this thread may run, though the lists may hold tasks: a tied
@@ -920,6 +978,42 @@ int data_list_of(const Task* t) {
   }
   return -1;
 }
+
+namespace {
+struct RoutineReader {
+  void (*run)(void*, int);
+  const void* (*read)(void*);
+};
+// Written at load time only (static initialisers), before any task exists.
+constinit RoutineReader g_routine_readers[4] = {};
+constinit int g_routine_reader_count = 0;
+}  // namespace
+
+void register_task_routine(void (*run)(void*, int), const void* (*routine)(void*)) {
+  if (g_routine_reader_count < int(std::size(g_routine_readers)))
+    g_routine_readers[g_routine_reader_count++] = {run, routine};
+}
+
+const void* task_routine(Task* t) {
+  for (int i = 0; i < g_routine_reader_count; ++i)
+    if (g_routine_readers[i].run == t->run) return g_routine_readers[i].read(t->payload());
+  return nullptr;
+}
+
+void note_leader_tasks() {
+  if (!g_leader_tasks.load(memory_order_relaxed)) g_leader_tasks.store(true, memory_order_relaxed);
+}
+
+void note_mold_openers() {
+  if (!g_mold_openers.load(memory_order_relaxed)) g_mold_openers.store(true, memory_order_relaxed);
+}
+
+int list_of_memory_node(int node) {
+  if (node < 0 || std::size_t(node) >= g_placement.list_of_numa.size()) return -1;
+  return g_placement.list_of_numa[std::size_t(node)];
+}
+
+int memory_node_lists() { return int(g_placement.list_of_numa.size()); }
 
 int modelled_memory_nodes() {
   ensure_initialized();

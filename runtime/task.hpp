@@ -89,10 +89,19 @@ struct alignas(kCacheLine) Task {
   // (task.cpp, task_submit).
   bool counted = true;
   uint8_t size_class = 0;       // task_alloc.cpp
+  // The NUMA node whose list the moldable model queued the task at, as the
+  // leader of the region it opens (team.cpp, mold_leader_list); kNoLeader if
+  // none. Workers of other nodes leave it there a moment (task.cpp).
+  static constexpr uint8_t kNoLeader = 0xff;
+  uint8_t leader_node = kNoLeader;
   std::size_t payload_size = 0;
-  // Creation order in the team of a task with a priority (task.cpp,
-  // priority_key); 0 for the others.
-  uint64_t seq = 0;
+  union {
+    // Creation order in the team of a task with a priority (task.cpp,
+    // priority_key); 0 for the others.
+    uint64_t seq = 0;
+    // A task queued at a leader (never one with a priority): when (now_ns).
+    uint64_t leader_since;
+  };
   ompt::TaskState ompt;          // the tool's data and frames (ompt.cpp); untouched without a tool
   // An ancestor further up than the parent, for finding a task's ancestor
   // at a given depth in O(log depth) steps (is_descendant): the parent, or
@@ -152,6 +161,20 @@ void release_task_ref(Task* t);                 // one less (frees at zero)
 // clause, those of its nearest ancestor that has one; -1 if none names one
 // (a single-node machine, no clause, memory the kernel cannot place).
 int data_list_of(const Task* t);
+// The program's function the task runs (register_task_routine); null if its thunk registered none.
+const void* task_routine(Task* t);
+// The task list under NUMA node `node` (-1 if none), and how many such
+// nodes the placement has (0 or 1 on a machine of one).
+int list_of_memory_node(int node);
+int memory_node_lists();
+// The task list the moldable model chose for a ready task that opens
+// nested regions (its leader's, runtime/team.cpp); -1 when it has no choice.
+// Asked only once note_mold_openers() was called: a task opened a molded
+// region on a machine of several NUMA nodes.
+int mold_leader_list(Task* t);
+void note_mold_openers();
+// Some task was queued at a leader: thieves start checking (task.cpp).
+void note_leader_tasks();
 
 // hidden_helper.cpp
 // The global thread ids 1..n the hidden helper threads have (n: 0 when they

@@ -54,6 +54,12 @@ void run(void* payload, int /*gtid*/) {
   asm volatile("" ::: "memory");  // not a tail call: the frame must stay while the body runs
 }
 
+const bool g_routine_registered =
+    (register_task_routine(&run, [](void* payload) -> const void* {
+       return reinterpret_cast<const void*>(static_cast<Header*>(payload)->fn);
+     }),
+     true);
+
 std::size_t align_of(const ClosureTask& t) { return t.align > 1 ? t.align : 1; }
 
 std::size_t payload_size(const ClosureTask& t) { return sizeof(Header) + t.size + align_of(t) - 1; }

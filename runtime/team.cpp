@@ -773,8 +773,19 @@ void mold_args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Js
   o.str("choice", r.flags ? "exploring" : "model");
 }
 
+// Traced: each ready task the model queued at a leader (a[0] the list, a[1]
+// the node; flags: exploring that node).
+uint16_t g_k_mold_leader = 0;
+void mold_leader_args(const ult::trace::Record& r, const uint32_t*, int, ult::trace::Json& o) {
+  o.num("list", r.a[0]);
+  o.num("leader", r.a[1]);
+  o.str("choice", r.flags ? "exploring" : "model");
+}
+
 void add_mold_trace_kind() {
   g_k_mold = ult::trace::add_kind({"mold", "mold", ult::trace::Shape::Instant, nullptr, &mold_args});
+  g_k_mold_leader =
+      ult::trace::add_kind({"mold leader", "mold", ult::trace::Shape::Instant, nullptr, &mold_leader_args});
 }
 
 // Whether a nested region's width is the model's: BOBBIN_MOLD=on, or auto
@@ -846,6 +857,28 @@ void mold_record(Team* team) {
 }
 
 }  // namespace
+
+// A ready task whose function's tasks opened molded regions before: queued
+// at the node the model picks as leader for their kind (ARMS places a task
+// on its partition's leader before it starts; here the region's master is
+// the task's thread, so the task goes to the leader's list and a worker
+// there starts it). A worker elsewhere may still steal it; the region is
+// then timed under that node, which is what it ran on.
+int mold_leader_list(Task* t) {
+  const void* routine = task_routine(t);
+  const void* fn = routine ? g_mold.region_opened_by(routine) : nullptr;
+  if (!fn) return -1;
+  int data = data_list_of(t);
+  auto c = g_mold.choose_leader(fn, data >= 0 ? uintptr_t(data) + 1 : 0, memory_node_lists());
+  int list = list_of_memory_node(c.leader);
+  if (list < 0) return -1;
+  t->leader_node = uint8_t(std::min(c.leader, int(Task::kNoLeader) - 1));
+  t->leader_since = now_ns();
+  note_leader_tasks();
+  if (ult::trace::on()) [[unlikely]]
+    ult::trace::instant(g_k_mold_leader, uint32_t(list), uint32_t(c.leader), 0, 0, 0, c.exploring);
+  return list;
+}
 
 // Fork step 4, after the master's part of the body: it waits for the
 // members and the team's tasks (the region's closing barrier), takes its
@@ -1018,6 +1051,14 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     int list = me->current_task ? data_list_of(me->current_task) : -1;
     mold_where = list >= 0 ? uintptr_t(list) + 1 : 0;
     mold_leader = modelled_memory_node_here();
+    // Tasks of this one's function open regions of this kind: the next
+    // ones are queued at the leader the model picks (mold_leader_list).
+    if (Task* cur = me->current_task; cur && !cur->implicit && memory_node_lists() > 1) {
+      if (const void* routine = task_routine(cur)) {
+        g_mold.opened_by(routine, req.body.fn);
+        note_mold_openers();
+      }
+    }
     int idle = idle_workers();
     sched::MoldModel::Key key{req.body.fn, mold_where, mold_leader};
     mold = g_mold.choose(key, n, idle);

@@ -117,6 +117,76 @@ void MoldModel::waited(const Key& key, bool room) {
   e.wait_misses = room ? 0 : std::min(e.wait_misses + 1, kWaitMisses);
 }
 
+MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where, int leaders) {
+  if (leaders < 2) return {};
+  SpinGuard g(lock_);
+  Placed& p = placed_[Key{fn, where, 0}];
+  p.per_leader.resize(std::size_t(leaders));
+  // Explored: kLeaderTrials regions timed under the node. A task queued
+  // there may still run elsewhere (a worker of another node took it), so
+  // placements count only up to kLeaderTries per node.
+  auto samples = [&](int l) {
+    int n = 0;
+    auto it = table_.find(Key{fn, where, l});
+    if (it != table_.end())
+      for (const auto& ws : it->second.by_width) n += ws.second.samples;
+    return n;
+  };
+  int least = -1;
+  for (int l = 0; l < leaders; ++l) {
+    uint32_t placed = p.per_leader[std::size_t(l)];
+    bool unexplored = placed < uint32_t(kLeaderTrials) || (placed < uint32_t(kLeaderTries) && samples(l) < kLeaderTrials);
+    if (unexplored && (least < 0 || placed < p.per_leader[std::size_t(least)])) least = l;
+  }
+  if (least >= 0) {
+    ++p.per_leader[std::size_t(least)];
+    return {least, true};
+  }
+  // A node's cost: its cheapest width's time x width (ARMS's parallel
+  // cost), over the widths whose exploring trials are done (the first
+  // region under a node also makes its gang there: 1.9 ms against 0.2 ms
+  // later on a modelled machine; compared as it was, that node lost).
+  int best = -1;
+  double best_cost = 0;
+  std::vector<bool> known(std::size_t(leaders), false);
+  for (int l = 0; l < leaders; ++l) {
+    auto it = table_.find(Key{fn, where, l});
+    if (it == table_.end()) continue;
+    for (const auto& [w, s] : it->second.by_width) {
+      if (s.samples < trials(w)) continue;
+      known[std::size_t(l)] = true;
+      if (double cost = s.ns * w; best < 0 || cost < best_cost) best = l, best_cost = cost;
+    }
+  }
+  if (best < 0) return {};
+  // Retries: a node with no cost yet first (its tasks ran elsewhere), else the next in turn.
+  if (++p.since_retry >= uint32_t(kLeaderRetry)) {
+    p.since_retry = 0;
+    int l = -1;
+    for (int k = 0; k < leaders && l < 0; ++k)
+      if (!known[std::size_t(k)]) l = k;
+    if (l < 0) {
+      l = int(p.retry_next++ % uint32_t(leaders));
+      if (l == best) l = int(p.retry_next++ % uint32_t(leaders));
+    }
+    ++p.per_leader[std::size_t(l)];
+    return {l, true};
+  }
+  ++p.per_leader[std::size_t(best)];
+  return {best, false};
+}
+
+void MoldModel::opened_by(const void* task_fn, const void* region_fn) {
+  SpinGuard g(lock_);
+  openers_[task_fn] = region_fn;
+}
+
+const void* MoldModel::region_opened_by(const void* task_fn) const {
+  SpinGuard g(lock_);
+  auto it = openers_.find(task_fn);
+  return it == openers_.end() ? nullptr : it->second;
+}
+
 std::pair<double, int> MoldModel::estimate(const Key& key, int width) const {
   SpinGuard g(lock_);
   auto it = table_.find(key);

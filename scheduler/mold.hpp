@@ -8,10 +8,12 @@
 // width) partition: the leader is the NUMA node of the worker the region's
 // master runs on, and the team is placed around it (scheduler/gang.cpp), so
 // a region started far from its data is timed apart from one started near
-// it. The model does not move the leader: the master is the encountering
-// thread, a started fiber that stays on its worker (compiled code keeps
-// thread-local addresses across calls); where it runs is chosen before it
-// starts, by the task list its task was queued on (the affinity clause).
+// it. The master is the encountering thread, a started fiber that stays on
+// its worker (compiled code keeps thread-local addresses across calls), so
+// the leader is chosen before the task that opens the region starts: the
+// task is queued on the list of the leader's node (choose_leader), for the
+// kinds of region that tasks of its function were seen to open
+// (opened_by). The affinity clause, when the task has one, chooses instead.
 //
 // The rule, per kind, over the widths 1, 2, 4, ... up to the width asked:
 // - explore, among the widths the idle workers allow: the widest one's
@@ -94,6 +96,29 @@ class MoldModel {
   // in time, or not.
   void waited(const Key& key, bool room);
 
+  // Leaders: the node a task that opens regions of a kind is queued at.
+  // Each of `leaders` nodes is given tasks until kLeaderTrials regions were
+  // timed under it (at least kLeaderTrials tasks, at most kLeaderTries: a
+  // task queued there may run elsewhere; the node given least so far
+  // first: tasks made ready together spread over the nodes), then the
+  // node whose table has the least time x width over its
+  // widths; every kLeaderRetry-th decision the next other node in turn,
+  // so that the estimates follow. leader -1: no preference (no node has a
+  // time yet).
+  static constexpr int kLeaderTrials = 4;
+  static constexpr int kLeaderTries = 16;
+  static constexpr int kLeaderRetry = 32;
+  struct LeaderChoice {
+    int leader = -1;
+    bool exploring = false;
+  };
+  LeaderChoice choose_leader(const void* fn, uintptr_t where, int leaders);
+  // Tasks of function `task_fn` open regions of microtask `region_fn`
+  // (the last one seen, for a task that opens several).
+  void opened_by(const void* task_fn, const void* region_fn);
+  // The microtask of the regions tasks of `task_fn` open; null if none seen.
+  const void* region_opened_by(const void* task_fn) const;
+
   // The widths considered for `asked`: 1, 2, 4, ... and `asked` itself.
   static std::vector<int> widths(int asked);
   // The current estimate for (key, width): {ns, samples}; {0, 0} if none.
@@ -117,8 +142,16 @@ class MoldModel {
     int wait_misses = 0;          // waits for a wider width in a row that found no room
     uint32_t missing_decisions = 0;  // decisions made at kWaitMisses: every kWaitProbe-th probes
   };
+  // Where tasks opening regions of (fn, where) were queued.
+  struct Placed {
+    std::vector<uint32_t> per_leader;  // tasks queued at each node by the model
+    uint32_t since_retry = 0;
+    uint32_t retry_next = 0;
+  };
   mutable SpinLock lock_;
   std::unordered_map<Key, Entry, Hash> table_ GUARDED_BY(lock_);
+  std::unordered_map<Key, Placed, Hash> placed_ GUARDED_BY(lock_);  // keyed with leader 0
+  std::unordered_map<const void*, const void*> openers_ GUARDED_BY(lock_);
 };
 
 }  // namespace bobbin::sched
