@@ -722,6 +722,11 @@ bool run_one_task(Thread* th) {
   if (!t && tt->priority.size()) t = static_cast<Task*>(tt->priority.pop_top_if(allowed)), from = kFromPriority;
   int self = current_worker_id();
   int own = own_list_index(th);
+  if (g_mold_openers.load(memory_order_relaxed)) [[unlikely]] {
+    const std::vector<int>& node_of = g_placement.numa_of_worker_core;
+    if (int node = self >= 0 && !node_of.empty() ? node_of[std::size_t(self) % node_of.size()] : -1; node >= 0 && node < 64)
+      if (!(tt->nodes_seen.load(memory_order_relaxed) >> node & 1)) tt->nodes_seen.fetch_or(uint64_t(1) << node);
+  }
   sched::Filter f;
   if (root && !g_whole_scans) f = sched::Filter{&admits, root};
   if (root && g_whole_scans) {

@@ -134,6 +134,10 @@ struct TeamTasks {
   int nslots;
   Atomic<int> pollers{0};  // slots at kPolling or holding a task (a hint for producers)
   alignas(kCacheLine) Atomic<uint64_t> next_seq{1};  // Task::seq
+  // The NUMA nodes (bit l: node l) of the workers the team's threads looked
+  // for tasks on, once some task opened a molded region: where a task the
+  // moldable model places may be queued (team.cpp, mold_leader_list).
+  Atomic<uint64_t> nodes_seen{0};
 };
 
 // Per-worker task memory (task_alloc.cpp).

@@ -869,7 +869,11 @@ int mold_leader_list(Task* t) {
   const void* fn = routine ? g_mold.region_opened_by(routine) : nullptr;
   if (!fn) return -1;
   int data = data_list_of(t);
-  auto c = g_mold.choose_leader(fn, data >= 0 ? uintptr_t(data) + 1 : 0, memory_node_lists());
+  // Only nodes where the team's threads look for tasks: queued elsewhere,
+  // nobody of that node could take it.
+  TeamTasks* tt = t->team->tasks.load(memory_order_acquire);  // made before any of its tasks is ready
+  uint64_t nodes = tt ? tt->nodes_seen.load(memory_order_relaxed) : 0;
+  auto c = g_mold.choose_leader(fn, data >= 0 ? uintptr_t(data) + 1 : 0, memory_node_lists(), nodes);
   int list = list_of_memory_node(c.leader);
   if (list < 0) return -1;
   t->leader_node = uint8_t(std::min(c.leader, int(Task::kNoLeader) - 1));

@@ -117,8 +117,12 @@ void MoldModel::waited(const Key& key, bool room) {
   e.wait_misses = room ? 0 : std::min(e.wait_misses + 1, kWaitMisses);
 }
 
-MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where, int leaders) {
-  if (leaders < 2) return {};
+MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where, int leaders, uint64_t nodes) {
+  leaders = std::min(leaders, 64);
+  auto candidate = [&](int l) { return (nodes >> l & 1) != 0; };
+  int candidates = 0;
+  for (int l = 0; l < leaders; ++l) candidates += candidate(l);
+  if (candidates < 2) return {};
   SpinGuard g(lock_);
   Placed& p = placed_[Key{fn, where, 0}];
   p.per_leader.resize(std::size_t(leaders));
@@ -134,6 +138,7 @@ MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where
   };
   int least = -1;
   for (int l = 0; l < leaders; ++l) {
+    if (!candidate(l)) continue;
     uint32_t placed = p.per_leader[std::size_t(l)];
     bool unexplored = placed < uint32_t(kLeaderTrials) || (placed < uint32_t(kLeaderTries) && samples(l) < kLeaderTrials);
     if (unexplored && (least < 0 || placed < p.per_leader[std::size_t(least)])) least = l;
@@ -151,7 +156,7 @@ MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where
   std::vector<bool> known(std::size_t(leaders), false);
   for (int l = 0; l < leaders; ++l) {
     auto it = table_.find(Key{fn, where, l});
-    if (it == table_.end()) continue;
+    if (it == table_.end() || !candidate(l)) continue;
     for (const auto& [w, s] : it->second.by_width) {
       if (s.samples < trials(w)) continue;
       known[std::size_t(l)] = true;
@@ -164,11 +169,10 @@ MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where
     p.since_retry = 0;
     int l = -1;
     for (int k = 0; k < leaders && l < 0; ++k)
-      if (!known[std::size_t(k)]) l = k;
-    if (l < 0) {
-      l = int(p.retry_next++ % uint32_t(leaders));
-      if (l == best) l = int(p.retry_next++ % uint32_t(leaders));
-    }
+      if (candidate(k) && !known[std::size_t(k)]) l = k;
+    for (int k = 0; k < leaders && l < 0; ++k)
+      if (int c = int(p.retry_next++ % uint32_t(leaders)); c != best && candidate(c)) l = c;
+    if (l < 0) return {best, false};
     ++p.per_leader[std::size_t(l)];
     return {l, true};
   }

@@ -112,7 +112,9 @@ class MoldModel {
     int leader = -1;
     bool exploring = false;
   };
-  LeaderChoice choose_leader(const void* fn, uintptr_t where, int leaders);
+  // Only the nodes in `nodes` (bit l: node l) are candidates: those where
+  // threads that may run the task were seen.
+  LeaderChoice choose_leader(const void* fn, uintptr_t where, int leaders, uint64_t nodes = ~uint64_t(0));
   // Tasks of function `task_fn` open regions of microtask `region_fn`
   // (the last one seen, for a task that opens several).
   void opened_by(const void* task_fn, const void* region_fn);

@@ -152,6 +152,14 @@ TEST_CASE("mold: the leader is the node whose cheapest partition costs least, af
   CHECK(chosen[2] == 4 * MoldModel::kLeaderRetry - 4);
   // Another place for the data is another kind: explored anew.
   CHECK(m.choose_leader(&fn, 5, nodes).exploring);
+  // Only nodes where the team's threads were seen are candidates: node 2
+  // left out, the choice is among 0 and 1; one node left, no choice.
+  for (int i = 0; i < 4 * MoldModel::kLeaderRetry; ++i) {
+    MoldModel::LeaderChoice c = m.choose_leader(&fn, 0, nodes, 0b011);
+    REQUIRE(c.leader >= 0);
+    REQUIRE(c.leader < 2);
+  }
+  CHECK(m.choose_leader(&fn, 0, nodes, 0b100).leader == -1);
 }
 
 TEST_CASE("mold: a node whose tasks ran elsewhere is tried up to kLeaderTries times", "[mold]") {
