@@ -865,6 +865,7 @@ void mold_record(Team* team) {
 // there starts it). A worker elsewhere may still steal it; the region is
 // then timed under that node, which is what it ran on.
 int mold_leader_list(Task* t) {
+  t->leader_node = Task::kNoLeader;  // queued anew (an untied task's next part), maybe elsewhere
   const void* routine = task_routine(t);
   const void* fn = routine ? g_mold.region_opened_by(routine) : nullptr;
   if (!fn) return -1;
