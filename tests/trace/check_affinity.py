@@ -15,7 +15,7 @@ otherwise (each failure printed).
 
 import sys
 
-from modelled_run import parse_args, traced_run
+from modelled_run import parse_args, traced_run, verdict
 
 
 def main():
@@ -41,11 +41,7 @@ def main():
                 break
     if len(set(list_of.values())) != len(list_of):
         failures.append(f'nodes share a list: {list_of}')
-    for f in failures[:10]:
-        print('FAIL: ' + f)
-    if not failures:
-        print(f'{len(expect)} phases of {tasks} tasks: each clause on its node\'s list {list_of}')
-    return 1 if failures else 0
+    return verdict(failures, lambda: f'{len(expect)} phases of {tasks} tasks: each clause on its node\'s list {list_of}')
 
 
 if __name__ == '__main__':

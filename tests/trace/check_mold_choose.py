@@ -23,7 +23,7 @@ Exit status 0 if so, 1 otherwise (each failure printed).
 import collections
 import sys
 
-from modelled_run import parse_args, traced_run
+from modelled_run import parse_args, traced_run, verdict
 
 
 def main():
@@ -51,12 +51,8 @@ def main():
     want = 1 / nodes + (1 - 1 / nodes) / 4
     if ran[target] <= want * sum(ran.values()):
         failures.append(f'regions per leader {dict(ran)}: {want:.0%} or fewer under node {target}')
-    for f in failures[:10]:
-        print('FAIL: ' + f)
-    if not failures:
-        print(f'{len(choices)} tasks placed, {on_target} of the model\'s {len(model)} choices at node {target}; '
-              f'regions per leader {dict(ran)}')
-    return 1 if failures else 0
+    return verdict(failures, lambda: f'{len(choices)} tasks placed, {on_target} of the model\'s {len(model)} choices '
+                                     f'at node {target}; regions per leader {dict(ran)}')
 
 
 if __name__ == '__main__':

@@ -18,7 +18,7 @@ timed under another node's list shows). Exit status 0 if so, 1 otherwise.
 import collections
 import sys
 
-from modelled_run import parse_args, traced_run
+from modelled_run import parse_args, traced_run, verdict
 
 
 def main():
@@ -37,11 +37,7 @@ def main():
     per_list = collections.Counter(m['where'] for m in molds if 'where' in m)
     if sorted(per_list.values()) != want:
         failures.append(f'regions per data list {dict(per_list)}, want counts {want} (one list per node)')
-    for f in failures[:10]:
-        print('FAIL: ' + f)
-    if not failures:
-        print(f'{len(molds)} regions, each timed under its data\'s list: {dict(per_list)}')
-    return 1 if failures else 0
+    return verdict(failures, lambda: f'{len(molds)} regions, each timed under its data\'s list: {dict(per_list)}')
 
 
 if __name__ == '__main__':

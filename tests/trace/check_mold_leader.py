@@ -19,7 +19,7 @@ Exit status 0 if so, 1 otherwise (each failure printed).
 import collections
 import sys
 
-from modelled_run import parse_args, traced_run
+from modelled_run import parse_args, traced_run, verdict
 
 
 def main():
@@ -46,12 +46,11 @@ def main():
         if explored != {1, per_node}:
             failures.append(f'leader {node} explored widths {sorted(explored)}, want [1, {per_node}] '
                             '(a table of its own)')
-    for f in failures[:10]:
-        print('FAIL: ' + f)
-    if not failures:
-        summary = {n: [g['width'] for g in by_leader[n]] for n in range(nodes)}
-        print(f'{nodes} leaders, each its own exploration; widths by leader: {summary}')
-    return 1 if failures else 0
+    def summary():
+        widths = {n: [g['width'] for g in by_leader[n]] for n in range(nodes)}
+        return f'{nodes} leaders, each its own exploration; widths by leader: {widths}'
+
+    return verdict(failures, summary)
 
 
 if __name__ == '__main__':

@@ -1,8 +1,12 @@
 """Shared by the checkers of runs on modelled machines (check_affinity.py,
-check_mold_leader.py): the command line and one traced run.
+check_mold_leader.py, check_mold_depend.py, check_mold_choose.py): the
+command line, one traced run and the verdict.
 
     a, cmd = parse_args()             # --lib, --topology, -- PROGRAM ARGS...
     out, events = traced_run(a, cmd, OMP_PLACES='cores')
+
+verdict(failures, summary) prints the failures (the first ten), or else
+the summary (a function giving the line), and returns the exit status.
 
 traced_run runs the program under LD_PRELOAD=--lib with BOBBIN_TOPOLOGY and
 BOBBIN_TRACE (a temporary file), the given variables on top of the
@@ -43,3 +47,11 @@ def traced_run(a, cmd, **env_vars):
             return None, None
         with open(path) as f:
             return r.stdout, json.load(f)['traceEvents']
+
+
+def verdict(failures, summary):
+    for f in failures[:10]:
+        print('FAIL: ' + f)
+    if not failures:
+        print(summary())
+    return 1 if failures else 0
