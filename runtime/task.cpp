@@ -432,8 +432,7 @@ int affinity_list_of(const void* addr, int* node_out) {
   if (g_placement.list_of_numa.empty()) return -1;
   int node = g_modelled_nodes ? modelled_node_of(addr) : numa_node_of(addr);
   *node_out = node;
-  if (node < 0 || std::size_t(node) >= g_placement.list_of_numa.size()) return -1;
-  return g_placement.list_of_numa[std::size_t(node)];
+  return list_of_memory_node(node);
 }
 
 }  // namespace
@@ -642,11 +641,16 @@ struct LeaderHold {
   uint64_t hold;
 };
 
-bool node_has_available_worker(int node) {
+// The NUMA node of worker `id` (-1 if not a pool worker or none known).
+int node_of_worker(int id) {
   const std::vector<int>& node_of = g_placement.numa_of_worker_core;
+  return id >= 0 && !node_of.empty() ? node_of[std::size_t(id) % node_of.size()] : -1;
+}
+
+bool node_has_available_worker(int node) {
   int pool = ult::Worker::pool_size();
-  for (int i = 0; i < pool && !node_of.empty(); ++i)
-    if (node_of[std::size_t(i) % node_of.size()] == node)
+  for (int i = 0; i < pool; ++i)
+    if (node_of_worker(i) == node)
       if (ult::Worker* w = ult::Worker::at(i); w && w->available()) return true;
   return false;
 }
@@ -723,8 +727,7 @@ bool run_one_task(Thread* th) {
   int self = current_worker_id();
   int own = own_list_index(th);
   if (g_mold_openers.load(memory_order_relaxed)) [[unlikely]] {
-    const std::vector<int>& node_of = g_placement.numa_of_worker_core;
-    if (int node = self >= 0 && !node_of.empty() ? node_of[std::size_t(self) % node_of.size()] : -1; node >= 0 && node < 64)
+    if (int node = node_of_worker(self); node >= 0 && node < 64)
       if (!(tt->nodes_seen.load(memory_order_relaxed) >> node & 1)) tt->nodes_seen.fetch_or(uint64_t(1) << node);
   }
   sched::Filter f;
@@ -737,10 +740,8 @@ bool run_one_task(Thread* th) {
   if (!t) t = static_cast<Task*>(tt->sched->pop_own(own, f)), from = kFromOwn;
   if (!t) {
     if (g_leader_tasks.load(memory_order_relaxed)) [[unlikely]] {
-      const std::vector<int>& node_of = g_placement.numa_of_worker_core;
-      int node = self >= 0 && !node_of.empty() ? node_of[std::size_t(self) % node_of.size()] : -1;
       // No memo: what a thief may take here changes with time, not only with pushes.
-      LeaderHold hold{sched::Filter{f.fn, f.ctx, nullptr}, node, now_ns(),
+      LeaderHold hold{sched::Filter{f.fn, f.ctx, nullptr}, node_of_worker(self), now_ns(),
                       ult::Worker::oversubscribed() ? kLeaderHoldOversubscribedNs : kLeaderHoldNs};
       t = find_elsewhere(tt, self, own, sched::Filter{&admits_elsewhere, &hold, nullptr});
     } else {

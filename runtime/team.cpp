@@ -877,7 +877,7 @@ int mold_leader_list(Task* t) {
   auto c = g_mold.choose_leader(fn, data >= 0 ? uintptr_t(data) + 1 : 0, memory_node_lists(), nodes);
   int list = list_of_memory_node(c.leader);
   if (list < 0) return -1;
-  t->leader_node = uint8_t(std::min(c.leader, int(Task::kNoLeader) - 1));
+  t->leader_node = uint8_t(c.leader);  // below 64 (choose_leader)
   t->leader_since = now_ns();
   note_leader_tasks();
   if (ult::trace::on()) [[unlikely]]

@@ -126,42 +126,35 @@ MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where
   SpinGuard g(lock_);
   Placed& p = placed_[Key{fn, where, 0}];
   p.per_leader.resize(std::size_t(leaders));
-  // Explored: kLeaderTrials regions timed under the node. A task queued
-  // there may still run elsewhere (a worker of another node took it), so
-  // placements count only up to kLeaderTries per node.
-  auto samples = [&](int l) {
-    int n = 0;
-    auto it = table_.find(Key{fn, where, l});
-    if (it != table_.end())
-      for (const auto& ws : it->second.by_width) n += ws.second.samples;
-    return n;
-  };
-  int least = -1;
-  for (int l = 0; l < leaders; ++l) {
-    if (!candidate(l)) continue;
-    uint32_t placed = p.per_leader[std::size_t(l)];
-    bool unexplored = placed < uint32_t(kLeaderTrials) || (placed < uint32_t(kLeaderTries) && samples(l) < kLeaderTrials);
-    if (unexplored && (least < 0 || placed < p.per_leader[std::size_t(least)])) least = l;
-  }
-  if (least >= 0) {
-    ++p.per_leader[std::size_t(least)];
-    return {least, true};
-  }
-  // A node's cost: its cheapest width's time x width (ARMS's parallel
-  // cost), over the widths whose exploring trials are done (the first
-  // region under a node also makes its gang there: 1.9 ms against 0.2 ms
-  // later on a modelled machine; compared as it was, that node lost).
-  int best = -1;
-  double best_cost = 0;
-  std::vector<bool> known(std::size_t(leaders), false);
+  // Per node: the regions timed under it, and its cost: its cheapest
+  // width's time x width (ARMS's parallel cost), over the widths whose
+  // exploring trials are done (the first region under a node also makes
+  // its gang there: 1.9 ms against 0.2 ms later on a modelled machine;
+  // compared as it was, that node lost). Cost 0: none yet.
+  int samples[64] = {};
+  double cost[64] = {};
   for (int l = 0; l < leaders; ++l) {
     auto it = table_.find(Key{fn, where, l});
     if (it == table_.end() || !candidate(l)) continue;
     for (const auto& [w, s] : it->second.by_width) {
-      if (s.samples < trials(w)) continue;
-      known[std::size_t(l)] = true;
-      if (double cost = s.ns * w; best < 0 || cost < best_cost) best = l, best_cost = cost;
+      samples[l] += s.samples;
+      if (s.samples >= trials(w) && (cost[l] == 0 || s.ns * w < cost[l])) cost[l] = s.ns * w;
     }
+  }
+  // Explored: kLeaderTrials regions timed under the node. A task queued
+  // there may still run elsewhere (a worker of another node took it), so
+  // placements count only up to kLeaderTries per node.
+  int least = -1, best = -1;
+  for (int l = 0; l < leaders; ++l) {
+    if (!candidate(l)) continue;
+    uint32_t placed = p.per_leader[std::size_t(l)];
+    bool unexplored = placed < uint32_t(kLeaderTrials) || (placed < uint32_t(kLeaderTries) && samples[l] < kLeaderTrials);
+    if (unexplored && (least < 0 || placed < p.per_leader[std::size_t(least)])) least = l;
+    if (cost[l] > 0 && (best < 0 || cost[l] < cost[best])) best = l;
+  }
+  if (least >= 0) {
+    ++p.per_leader[std::size_t(least)];
+    return {least, true};
   }
   if (best < 0) return {};
   // Retries: a node with no cost yet first (its tasks ran elsewhere), else the next in turn.
@@ -169,7 +162,7 @@ MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where
     p.since_retry = 0;
     int l = -1;
     for (int k = 0; k < leaders && l < 0; ++k)
-      if (candidate(k) && !known[std::size_t(k)]) l = k;
+      if (candidate(k) && cost[k] == 0) l = k;
     for (int k = 0; k < leaders && l < 0; ++k)
       if (int c = int(p.retry_next++ % uint32_t(leaders)); c != best && candidate(c)) l = c;
     if (l < 0) return {best, false};
