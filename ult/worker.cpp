@@ -133,9 +133,13 @@ void Worker::enqueue(Fiber* f) {
     ready_len_.fetch_add(1, memory_order_relaxed);
     if (f->movable_ && !f->started()) movable_len_.fetch_add(1, memory_order_relaxed);
   }
-  // A worker that queues onto itself is awake by definition: no wake-up
-  // (and no fence) needed. Any other thread must notify (sleep protocol).
+  // Any other thread must notify (sleep protocol). A worker that queues onto
+  // itself is awake, except in a signal handler that interrupted its sleep
+  // (a detach event fulfilled from an I/O completion signal): the handler
+  // clears the flag its futex wait loops on, so the wait that resumes after
+  // the handler returns ends at once. Only this thread writes 1 there.
   if (t_current_ != this) notify();
+  else if (sleeping_.load(memory_order_relaxed) == 1) sleeping_.store(0, memory_order_relaxed);
 }
 
 Fiber* Worker::pop_ready() {
