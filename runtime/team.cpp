@@ -612,6 +612,45 @@ bool nested_members_need_threads() {
   return tls;
 }
 
+// A top-level team (under the initial thread's implicit one, not under
+// inactive regions: nested 1 x k keeps fibers, 0.11-0.14 of libomp's time
+// against 0.6-0.8 with kernel threads) whose members may open active nested
+// regions.
+bool may_nest(const Thread* me) {
+  return me->team->level == 0 && me->team->active_level + 1 < me->icv.max_active_levels;
+}
+
+// The outermost team has at most a worker per member (its member i is
+// worker i's thread): a team of 5000 threads with thread-local data, or whose
+// threads may open active nested regions, stopped the program ("cannot run
+// 5000 workers"). A parallel region gets fewer threads, with a warning, as
+// libomp's does when it cannot start the threads asked for; a league keeps
+// its teams (since OpenMP 5.1 num_teams(n) is also the lower bound) and runs
+// as fibers (wide_league_as_fibers).
+constexpr int kMaxOutermost = ult::Worker::kMaxWorkers;
+
+int outermost_limit(const Thread* me, int n, bool league) {
+  if (n <= kMaxOutermost || league || me != g_initial || !only_serial_above(me) ||
+      wide_team_as_fibers(n, may_nest(me)))
+    return n;
+  static Atomic<bool> said{false};
+  if (!said.exchange(true, memory_order_relaxed))
+    warn("cannot form a team of %d threads, each on a kernel thread of its own: using %d", n, kMaxOutermost);
+  return kMaxOutermost;
+}
+
+// A league wider than the outermost team may be runs as fibers whatever its
+// teams do: teams that share a kernel thread share its `threadprivate` data.
+bool wide_league_as_fibers(int n) {
+  if (n <= kMaxOutermost) return false;
+  static Atomic<bool> said{false};
+  if (!said.exchange(true, memory_order_relaxed))
+    warn("a league of %d teams runs as fibers on the workers (more than %d kernel threads): teams that share one "
+         "share its threadprivate data",
+         n, kMaxOutermost);
+  return true;
+}
+
 // `threads_reserved`: what the fork took from OMP_THREAD_LIMIT's count, which
 // close_region gives back.
 // `requested`: the team size the program asked for, for a tool (0: n).
@@ -624,12 +663,9 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   Team* team = hot_team(me);
   wait_members_left(team);
   bool first_active = n > 1 && me == g_initial && only_serial_above(me);
-  // A top-level team (under the initial thread's implicit one, not under
-  // inactive regions: nested 1 x k keeps fibers, 0.11-0.14 of libomp's
-  // time against 0.6-0.8 with kernel threads) whose members may open
-  // active nested regions.
-  bool may_nest = me->team->level == 0 && me->team->active_level + 1 < me->icv.max_active_levels;
-  bool wide = first_active && wide_team_as_fibers(n, may_nest);
+  bool wide = first_active && (wide_team_as_fibers(n, may_nest(me)) ||
+                                (tool_region == ToolRegion::League && wide_league_as_fibers(n)));
+  BOBBIN_ASSERT(!(first_active && !wide) || n <= kMaxOutermost);  // outermost_limit
   keep_or_set(team->outermost, first_active && !wide);
   keep_or_set(team->wide_fibers, wide);
   keep_or_set(team->league_num, 0);
@@ -1106,6 +1142,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
       return mark(team);
     }
   }
+  n = outermost_limit(me, n, req.league);  // before the reservation, which close_region gives back
   if (!req.league) n = reserve_threads(me->team, n);
   Icvs icv = child_icvs(me->icv);
   std::vector<Binding>& bindings = me->bindings_scratch;
