@@ -629,9 +629,16 @@ bool may_nest(const Thread* me) {
 // as fibers (wide_league_as_fibers).
 constexpr int kMaxOutermost = ult::Worker::kMaxWorkers;
 
+bool wide_league_as_fibers(int n);
+
+// Whether the first active level's team of n threads runs as fibers on the
+// workers, rather than a worker per member (the outermost team).
+bool first_active_as_fibers(const Thread* me, int n, bool league) {
+  return wide_team_as_fibers(n, may_nest(me)) || (league && wide_league_as_fibers(n));
+}
+
 int outermost_limit(const Thread* me, int n, bool league) {
-  if (n <= kMaxOutermost || league || me != g_initial || !only_serial_above(me) ||
-      wide_team_as_fibers(n, may_nest(me)))
+  if (n <= kMaxOutermost || me != g_initial || !only_serial_above(me) || first_active_as_fibers(me, n, league))
     return n;
   static Atomic<bool> said{false};
   if (!said.exchange(true, memory_order_relaxed))
@@ -663,8 +670,7 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   Team* team = hot_team(me);
   wait_members_left(team);
   bool first_active = n > 1 && me == g_initial && only_serial_above(me);
-  bool wide = first_active && (wide_team_as_fibers(n, may_nest(me)) ||
-                                (tool_region == ToolRegion::League && wide_league_as_fibers(n)));
+  bool wide = first_active && first_active_as_fibers(me, n, tool_region == ToolRegion::League);
   BOBBIN_ASSERT(!(first_active && !wide) || n <= kMaxOutermost);  // outermost_limit
   keep_or_set(team->outermost, first_active && !wide);
   keep_or_set(team->wide_fibers, wide);
