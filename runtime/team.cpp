@@ -415,9 +415,11 @@ void member_main(ult::Fiber* f) {
   // A league's threads are seen as its teams' initial tasks (run_as_initial_thread).
   bool tool = ompt::on() && !(team->ompt.flags & ompt_parallel_league);
   if (tool) [[unlikely]] ompt::implicit_task_begin(m, team, m->tid);
+  m->ended_part = false;
   invoke(team->body, m);
   if (tool) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, m, nullptr);
   end_part(team);
+  m->ended_part = true;
   bool all_ended_first = team->nthreads <= ult::Worker::pool_size() || team->active_level == 1;
   help_until(
       m, [&] { return (!all_ended_first || team->end_pending.load(memory_order_acquire) == 0) && team_quiescent(team); },
@@ -943,6 +945,35 @@ int mold_leader_list(Task* t) {
 // Nested teams keep the full wait: their members are fibers the master's
 // worker may have to run (steal mode), and gang members host their gang
 // until they finish (gang.cpp).
+// A team opened by a program thread outside the pool (outside_initial_tree)
+// has its members queued on the pool's dedicated workers, which every such
+// thread's teams share (one, on 2 cores: worker 0 is the initial thread).
+// At the join that thread starts, one at a time, those no worker has
+// started yet (their helper, ult::Fiber::helper), as libomp's thread
+// would run its own team's threads, before it waits: 8 program threads
+// each opening regions of 2 threads, on 2 cores, queued 8 members on one
+// worker while their threads waited (4.0 s against libomp's 0.35). It stops
+// at the first that waits for something before the end of its part: another
+// one started on this thread could hold the kernel thread that one needs to
+// go on (a spin on a flag it sets after a lock), and no progress monitor
+// watches a program thread (it preempts and moves only on pool workers and
+// spares). A member that waits for the rest of its team at the region's end
+// needs nothing more than the others' arrival (unless it waits inside a
+// task it runs there). Only this team's members: at the end of a nested
+// region that one of them opened, a sibling of that member started here
+// could spin for it while it waits on the queue behind.
+void start_own_members(const Team* team) {
+  ult::Worker* here = ult::Worker::current();
+  if (!here || here->in_pool() || here->spare()) return;
+  auto of_team = [](const ult::Fiber* f, const void* t) { return static_cast<const Thread*>(f->user())->team == t; };
+  while (ult::Fiber* f = sched::take_helped(*here, of_team, team)) {
+    here->submit(f);
+    ult::Worker::yield();
+    const Thread* m = static_cast<const Thread*>(f->user());
+    if (!f->reusable() && !(m->ended_part && m->current_task->implicit)) return;
+  }
+}
+
 void close_region(Thread* me, Team* team) {
   bool tool = ompt::on();
   bool league = tool && (team->ompt.flags & ompt_parallel_league);
@@ -950,7 +981,10 @@ void close_region(Thread* me, Team* team) {
   // nor has a league, whose teams' initial tasks said their ends.
   bool tool_barrier = tool && team->nthreads > 1 && !league;
   if (tool_barrier) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, me, team->ompt.ra);
-  if (team->nthreads > 1) end_part(team);
+  if (team->nthreads > 1) {
+    end_part(team);
+    start_own_members(team);
+  }
   // With a tool attached the master waits for every member to leave: their
   // last callbacks (barrier end, implicit task end) come before the region's end.
   bool early = team->outermost && !team->gang_key && !tool;
@@ -970,6 +1004,10 @@ void close_region(Thread* me, Team* team) {
     if (!league) ompt::implicit_task_end(me, team, 0);
   }
   if (team->probe) forget_rescues_if_probe_passed(team);
+  if (team->outside_counted) {
+    team->outside_counted = false;
+    ult::Worker::outside_team_closed();
+  }
   restore_context(me, team);
   if (tool) [[unlikely]] ompt::parallel_end(me, team);
   release_threads(team, team->threads_reserved);
@@ -1138,7 +1176,11 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   ult::Worker* creator_worker = ult::Worker::current();
   // Thread-local data of the program's own: a kernel thread per member, so
   // no gang (its members run on other workers' kernel threads).
-  bool own_tls = !req.league && nested && n > 1 && nested_members_need_threads();
+  // Likewise a team opened by a program thread other than the initial one
+  // (outside_initial_tree): its members would otherwise share the kernel
+  // threads of the pool's workers (and, started at the join, their
+  // creator's: start_own_members).
+  bool own_tls = !req.league && (nested || outside_initial_tree(me)) && n > 1 && nested_members_need_threads();
   bool gang = !own_tls && !req.league && nested && n > 1 && mode_for_next_region(me) == 1 && bind == 0 &&
               ult::Worker::pool_size() <= g_gang_procs && creator_worker && creator_worker->in_pool() &&
               !under_wide_fibers(me);
@@ -1196,6 +1238,12 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   bool pool_only = n > 1 && outside_initial_tree(me);
   if (pool_only && ult::Worker::pool_size() < 2) ult::Worker::ensure_pool(2, &pin_worker);
   ult::Worker* here = ult::Worker::current();
+  // Its master's kernel thread runs beside the workers until the join:
+  // counted, so that waits yield the processor while threads outnumber the
+  // processors (8 program threads opening regions of 2 on 2 cores: their
+  // masters' spins at the join took 10% of the time).
+  team->outside_counted = n > 1 && here && !here->in_pool() && !here->spare();
+  if (team->outside_counted) ult::Worker::outside_team_opened();
   // A region that needed the monitor's rescue before, or one of a program
   // with thread-local data (own_tls): a kernel thread per member.
   team->probe = false;
@@ -1227,6 +1275,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     } else if (place_worker) {
       place_worker->submit(&m->fiber);
     } else {
+      if (pool_only && !own_tls && here && !here->in_pool() && !here->spare()) m->fiber.set_helper(here);
       sched::spread(&m->fiber, here);
       queued_movable = true;
     }

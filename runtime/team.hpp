@@ -109,6 +109,10 @@ struct alignas(kCacheLine) Thread {
   // help_until told this thread's worker it waits for work (runtime/help.hpp);
   // run_one_task takes it back before running a task. This thread only.
   bool noted_waiting = false;
+  // A member that has ended its part of the region (member_main) and only
+  // waits for the rest of its team; this thread writes it, and the master
+  // reads it on the same kernel thread (start_own_members).
+  bool ended_part = false;
   // Teams this thread created, reused region after region ("hot"), by context depth.
   std::vector<std::unique_ptr<Team>> hot;
   ompt::ThreadState ompt;    // the tool's view of this OpenMP thread (ompt.cpp)
@@ -185,6 +189,9 @@ struct alignas(kCacheLine) Team {
   // at the join).
   mutable Atomic<bool> rescued{false};
   bool probe = false;
+  // Opened by a program thread outside the pool, and counted as such
+  // (ult::Worker::outside_team_opened) until the join. The master's only.
+  bool outside_counted = false;
   // Implicit tasks, one per member, reused with the team.
   std::unique_ptr<Task[]> implicit;
   int implicit_cap = 0;

@@ -28,9 +28,14 @@ void fiber_steal_args(const ult::trace::Record& r, const uint32_t*, int, ult::tr
   if (r.a[1]) o.num("gang", r.a[1]);
 }
 
+// An adopted program thread's worker (outside the pool) looks for nothing:
+// what it started stays on it, and the thread may leave for user code as
+// soon as its own fiber is woken, stranding such a fiber until it next
+// waits in the runtime. Its team's members it starts itself, at the join
+// (take_helped). Spares do not look either (ult::Worker::idle_loop).
 ult::Fiber* find_work(ult::Worker& self) {
+  if (!self.in_pool()) return nullptr;
   int n = ult::Worker::pool_size();
-  bool pooled = self.in_pool();
   int me = self.id();
   for (int k = 1; k < n; ++k) {
     ult::Worker* victim = ult::Worker::at((me + k) % n);
@@ -39,12 +44,12 @@ ult::Fiber* find_work(ult::Worker& self) {
     // recorded it as started here.
     int from = victim->id();
     bool dedicated = self.dedicated();
-    auto may_take = [pooled, dedicated, me, from](ult::Fiber* c) {
+    auto may_take = [dedicated, me, from](ult::Fiber* c) {
       if (c->pool_only() && !dedicated) return false;
       // A bound member stays with its place's worker; only the monitor
       // moves it, to a spare (runtime/team.cpp).
       if (c->place() >= 0) return false;
-      return c->order_key() == 0 || (pooled && claim_for_steal(me, from, c->order_key()));
+      return c->order_key() == 0 || claim_for_steal(me, from, c->order_key());
     };
     if (ult::Fiber* f = victim->steal_unstarted(may_take)) {
       if (ult::trace::on()) ult::trace::instant(k_fiber_steal, uint32_t(from), uint32_t(gang_id(f->order_key())));
@@ -55,6 +60,7 @@ ult::Fiber* find_work(ult::Worker& self) {
 }
 
 bool has_work(ult::Worker& self) {
+  if (!self.in_pool()) return false;  // as find_work
   int n = ult::Worker::pool_size();
   for (int k = 1; k < n; ++k) {
     ult::Worker* victim = ult::Worker::at((self.id() + k) % n);
@@ -75,6 +81,19 @@ void wake_one_sleeper(ult::Worker* except) {
 }
 
 }  // namespace
+
+ult::Fiber* take_helped(ult::Worker& self, bool (*pred)(const ult::Fiber*, const void*), const void* arg) {
+  int n = ult::Worker::pool_size();
+  for (int k = 0; k < n; ++k) {
+    ult::Worker* victim = ult::Worker::at(k);
+    if (!victim || victim == &self) continue;
+    if (ult::Fiber* f = victim->steal_unstarted([&](ult::Fiber* c) { return c->helper() == &self && pred(c, arg); })) {
+      if (ult::trace::on()) ult::trace::instant(k_fiber_steal, uint32_t(victim->id()), 0);
+      return f;
+    }
+  }
+  return nullptr;
+}
 
 void install_worker_loop() {
   if (ult::trace::on()) {

@@ -12,5 +12,9 @@ void install_worker_loop();
 // Queues a movable, not-started fiber near `origin` and wakes a worker that
 // sleeps, so that an idle worker steals it if origin is busy.
 void spread(ult::Fiber* f, ult::Worker* origin);
+// A fiber that names `self` as its helper (ult::Fiber::helper), that no
+// pool worker has started yet and for which pred(fiber, arg) holds, taken
+// from the pool worker whose queue holds it; null if there is none.
+ult::Fiber* take_helped(ult::Worker& self, bool (*pred)(const ult::Fiber*, const void*), const void* arg);
 
 }  // namespace bobbin::sched

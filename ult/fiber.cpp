@@ -149,6 +149,7 @@ void Fiber::prepare(Entry entry, void* user, bool movable) {
   movable_ = movable;
   order_key_ = 0;
   pool_only_ = false;
+  helper_ = nullptr;
   place_ = -1;
   waiting_for_work_ = false;
   if (trace::on()) trace_id_ = trace::new_fiber_id();  // each run of the fiber is numbered anew

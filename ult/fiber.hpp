@@ -51,6 +51,12 @@ class Fiber {
   // user code (or exit) at any time. Written by the owner before queueing.
   bool pool_only() const { return pool_only_; }
   void set_pool_only(bool v) { pool_only_ = v; }
+  // The one worker outside the pool that may also start this pool-only
+  // fiber: an adopted thread's, at a point where it waits in the runtime for
+  // the fiber to end (the join of the team it opened: runtime/team.cpp).
+  // Null: none. Written by the owner before queueing.
+  Worker* helper() const { return helper_; }
+  void set_helper(Worker* w) { helper_ = w; }
   void set_user(void* u) { user_ = u; }
   // The place this fiber's thread is bound to (-1: none), for the resumed
   // hook (Worker::install_resumed_hook): a worker that ran fibers of other
@@ -95,6 +101,7 @@ class Fiber {
   std::size_t asan_size_ = 0;
   uint64_t order_key_ = 0;        // written by the owner before queueing; see order_key()
   bool pool_only_ = false;        // see pool_only()
+  Worker* helper_ = nullptr;      // see helper()
   int place_ = -1;                // see place()
   bool waiting_for_work_ = false; // see Worker::note_waiting_for_work; its worker's thread only
   uint32_t trace_id_ = 0;         // written by prepare (owner) or the worker that adopts it, before the fiber runs

@@ -501,7 +501,7 @@ void* monitor_main(void*) {
         }
       }
     }
-    if (spares) Worker::update_oversubscribed();
+    Worker::update_oversubscribed();
     if (sum != last_sum) {
       last_sum = sum;
       last_change = now;

@@ -74,6 +74,7 @@ Atomic<int> Worker::pool_size_{0};
 Atomic<uint64_t> Worker::spin_ns_{200'000'000};
 Atomic<bool> Worker::oversubscribed_{false};
 Atomic<int> Worker::spare_count_{0};
+Atomic<int> Worker::outside_teams_{0};
 
 void Worker::relax() {
   if (oversubscribed_.load(memory_order_relaxed)) os_yield();
@@ -570,7 +571,7 @@ void Worker::ensure_pool(int n, PinFn pin) {
 
 void Worker::update_oversubscribed() {
   static const int cpus = int(allowed_cpus().size());
-  int threads = pool_size_.load(memory_order_relaxed);
+  int threads = pool_size_.load(memory_order_relaxed) + outside_teams_.load(memory_order_relaxed);
   int spares = spare_count_.load(memory_order_acquire);
   for (int i = 0; i < spares && threads <= cpus; ++i)
     if (g_spares[i]->unfinished() > 0) ++threads;
@@ -579,6 +580,18 @@ void Worker::update_oversubscribed() {
   oversubscribed_.store(over, memory_order_relaxed);
   // The monitor gives kernel threads turns now (monitor.cpp): out of a long sleep.
   if (over) monitor_kick();
+}
+
+// Concurrent updates may store their answers out of order; the monitor's
+// tick recomputes it.
+void Worker::outside_team_opened() {
+  outside_teams_.fetch_add(1, memory_order_relaxed);
+  update_oversubscribed();
+}
+
+void Worker::outside_team_closed() {
+  outside_teams_.fetch_sub(1, memory_order_relaxed);
+  update_oversubscribed();
 }
 
 // ---- spares ----------------------------------------------------------------

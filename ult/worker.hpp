@@ -225,9 +225,16 @@ class alignas(kCacheLine) Worker {
   // nothing to run and come straight back without the processor given up).
   static void yield_or_relax();
   static bool oversubscribed() { return oversubscribed_.load(memory_order_relaxed); }
-  // Recomputes oversubscribed(): pool workers plus busy spares against the
-  // processors the process may use (pool growth, spares, the monitor's tick).
+  // Recomputes oversubscribed(): pool workers, busy spares and program
+  // threads outside the pool with a team open, against the processors the
+  // process may use (pool growth, spares, such forks and joins, the
+  // monitor's tick).
   static void update_oversubscribed();
+  // A program thread outside the pool (adopt_foreign_thread) opened, or
+  // closed, a team of more than one thread: a kernel thread that runs its
+  // part and waits at the join, beside the workers running its members.
+  static void outside_team_opened();
+  static void outside_team_closed();
   static uint64_t spin_ns() { return spin_ns_.load(memory_order_relaxed); }
 
   // ---- progress (monitor.cpp) ---------------------------------------------
@@ -367,6 +374,7 @@ class alignas(kCacheLine) Worker {
   static Atomic<uint64_t> spin_ns_;
   static Atomic<bool> oversubscribed_;
   static Atomic<int> spare_count_;
+  static Atomic<int> outside_teams_;  // see outside_team_opened
 
   const int id_;
   pthread_t thread_{};
