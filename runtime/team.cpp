@@ -929,22 +929,6 @@ int mold_leader_list(Task* t) {
   return list;
 }
 
-// Fork step 4, after the master's part of the body: it waits for the
-// members and the team's tasks (the region's closing barrier), takes its
-// context back (step 5), and gives back the threads and the gang reservation
-// the fork took.
-//
-// The master of an outermost team (kernel threads, bound to workers) leaves
-// once every thread has ended its part and every task has completed, without
-// waiting for the members to leave too: their writes are released by their
-// end_part and their tasks by the task counts, and the next fork of this
-// hot team waits for them (enter_team). With more such threads than
-// processors, each member's leaving took one more turn on a processor
-// before the master could go on (EPCC parallel, 4 threads on 2 cores: 16.5
-// us per region, 9-11.5 without the wait; libomp 5.5-8).
-// Nested teams keep the full wait: their members are fibers the master's
-// worker may have to run (steal mode), and gang members host their gang
-// until they finish (gang.cpp).
 // A team opened by a program thread outside the pool (outside_initial_tree)
 // has its members queued on the pool's dedicated workers, which every such
 // thread's teams share (one, on 2 cores: worker 0 is the initial thread).
@@ -974,6 +958,22 @@ void start_own_members(const Team* team) {
   }
 }
 
+// Fork step 4, after the master's part of the body: it waits for the
+// members and the team's tasks (the region's closing barrier), takes its
+// context back (step 5), and gives back the threads and the gang reservation
+// the fork took.
+//
+// The master of an outermost team (kernel threads, bound to workers) leaves
+// once every thread has ended its part and every task has completed, without
+// waiting for the members to leave too: their writes are released by their
+// end_part and their tasks by the task counts, and the next fork of this
+// hot team waits for them (enter_team). With more such threads than
+// processors, each member's leaving took one more turn on a processor
+// before the master could go on (EPCC parallel, 4 threads on 2 cores: 16.5
+// us per region, 9-11.5 without the wait; libomp 5.5-8).
+// Nested teams keep the full wait: their members are fibers the master's
+// worker may have to run (steal mode), and gang members host their gang
+// until they finish (gang.cpp).
 void close_region(Thread* me, Team* team) {
   bool tool = ompt::on();
   bool league = tool && (team->ompt.flags & ompt_parallel_league);
