@@ -72,7 +72,7 @@ struct Allocator {
   // kLiveAllocator until omp_destroy_allocator. Relaxed: only a guard against
   // using a destroyed handle (itself a program error), it orders nothing.
   Atomic<uint64_t> magic{kLiveAllocator};
-  const char* name;  // for messages
+  const char* name = nullptr;  // for messages
   MemspaceHandle space = omp_default_mem_space;
   int sync_hint = omp_atv_contended;
   std::size_t alignment = 1;
@@ -103,7 +103,7 @@ static_assert(sizeof(Header) % kMinAlign == 0, "the header must keep user pointe
 
 // Predefined allocators, indexed by handle (spec 6.2 table 6.3; 5.1 gave
 // omp_default_mem_alloc the null_fb fallback so that default_mem_fb ends).
-Allocator g_predefined[9];
+constinit Allocator g_predefined[9];  // constant-initialised: see ult/eternal.hpp
 std::once_flag g_predefined_once;
 
 void init_predefined() {

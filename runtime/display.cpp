@@ -59,7 +59,12 @@ constexpr const char* kOpenmpVersion = "201811";
 std::mutex g_format_mutex;  // a leaf lock
 // The two tables below are never destroyed: workers, which are not joined at
 // exit, may display or format while the exiting thread runs static destructors.
-std::string& g_format = *new std::string;  // affinity-format-var; guarded by g_format_mutex
+// affinity-format-var; guarded by g_format_mutex. Built on first use (clang 14
+// cannot constant-initialise a string: ult/eternal.hpp); never destroyed.
+std::string& format_var() {
+  static auto& s = *new std::string;
+  return s;
+}
 bool g_format_set = false;  // guarded by g_format_mutex
 
 std::mutex g_shown_mutex;  // a leaf lock
@@ -68,16 +73,20 @@ struct Shown {
   int level, nthreads, proc_bind, place, part_start, part_len;
   bool operator==(const Shown&) const = default;
 };
-std::unordered_map<const Thread*, Shown>& g_shown = *new std::unordered_map<const Thread*, Shown>;
+// Built on first use (a map has no constant initialiser: ult/eternal.hpp); never destroyed.
+std::unordered_map<const Thread*, Shown>& shown_threads() {
+  static auto& m = *new std::unordered_map<const Thread*, Shown>;
+  return m;
+}
 
 std::string current_format() {
   std::lock_guard<std::mutex> g(g_format_mutex);
   if (!g_format_set) {
     const std::string& env = settings().affinity_format;
-    g_format = env.empty() ? default_affinity_format() : env;
+    format_var() = env.empty() ? default_affinity_format() : env;
     g_format_set = true;
   }
-  return g_format;
+  return format_var();
 }
 
 // "0-3,8,10-11".
@@ -289,7 +298,7 @@ std::string proc_bind_for_display() {
 void set_affinity_format(const char* format, std::size_t len) {
   std::string f = format ? std::string(format, len) : std::string();
   std::lock_guard<std::mutex> g(g_format_mutex);
-  g_format = f;
+  format_var() = f;
   g_format_set = true;
 }
 
@@ -309,7 +318,7 @@ void display_affinity_if_enabled() {
   Shown now{t->level, t->nthreads, t->proc_bind, me->binding.place, me->binding.part_start, me->binding.part_len};
   {
     std::lock_guard<std::mutex> g(g_shown_mutex);
-    auto [it, first] = g_shown.try_emplace(me, now);
+    auto [it, first] = shown_threads().try_emplace(me, now);
     if (!first && it->second == now) return;
     it->second = now;
   }

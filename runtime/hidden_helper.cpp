@@ -44,6 +44,7 @@
 #include "runtime/task.hpp"
 #include "runtime/team.hpp"
 #include "runtime/wait.hpp"
+#include "ult/eternal.hpp"
 #include "ult/log.hpp"
 
 namespace bobbin::rt {
@@ -52,10 +53,17 @@ namespace {
 
 // Never destroyed, as the other tables the workers read: a helper may still
 // wait here while the exiting thread runs static destructors.
-std::mutex& g_mutex = *new std::mutex;
-std::deque<Task*>& g_queue = *new std::deque<Task*>;  // guarded by g_mutex
-Atomic<uint32_t> g_queued{0};  // g_queue's length: written under g_mutex, read by waiting helpers
-WaitWord& g_ww = *new WaitWord;
+constinit ult::Eternal<std::mutex> g_mutex_storage;
+constinit std::mutex& g_mutex = g_mutex_storage.value;
+// Guarded by g_mutex. Built on first use (a deque has no constant
+// initialiser: ult/eternal.hpp); never destroyed.
+std::deque<Task*>& queue() {
+  static auto& q = *new std::deque<Task*>;
+  return q;
+}
+Atomic<uint32_t> g_queued{0};  // queue()'s length: written under g_mutex, read by waiting helpers
+constinit ult::Eternal<WaitWord> g_ww_storage;
+constinit WaitWord& g_ww = g_ww_storage.value;
 // 0 not started, 1 running, 2 off (turned off, or could not start); under
 // g_start_mutex, read lock-free once it is not 0.
 Atomic<int> g_state{0};
@@ -71,11 +79,11 @@ int configured_helpers() {
 
 Task* take() {
   std::lock_guard<std::mutex> g(g_mutex);
-  if (g_queue.empty()) return nullptr;
-  Task* t = g_queue.front();
-  g_queue.pop_front();
+  if (queue().empty()) return nullptr;
+  Task* t = queue().front();
+  queue().pop_front();
   // relaxed: the lock orders it with the pushes; waiters only use it as a hint.
-  g_queued.store(uint32_t(g_queue.size()), memory_order_relaxed);
+  g_queued.store(uint32_t(queue().size()), memory_order_relaxed);
   return t;
 }
 
@@ -96,7 +104,7 @@ void* helper_main(void* arg) {
 void lock_before_fork() { g_mutex.lock(); }
 void unlock_in_parent() { g_mutex.unlock(); }
 void forget_helpers_in_child() {
-  g_queue.clear();
+  queue().clear();
   g_queued.store(0, memory_order_relaxed);
   g_state.store(0, memory_order_relaxed);
   g_mutex.unlock();
@@ -145,8 +153,8 @@ bool hidden_helpers_start() {
 void hidden_helper_push(Task* t) {
   {
     std::lock_guard<std::mutex> g(g_mutex);
-    g_queue.push_back(t);
-    g_queued.store(uint32_t(g_queue.size()), memory_order_release);  // pairs with helper_main's acquire
+    queue().push_back(t);
+    g_queued.store(uint32_t(queue().size()), memory_order_release);  // pairs with helper_main's acquire
   }
   g_ww.notify_all();
 }

@@ -34,6 +34,7 @@
 #include "omp.h"
 #include "runtime/settings.hpp"
 #include "scheduler/topology.hpp"
+#include "ult/eternal.hpp"
 #include "ult/log.hpp"
 #include "ult/pin.hpp"
 
@@ -44,12 +45,20 @@ namespace {
 // The tables below are never destroyed: the workers are not joined when the
 // program exits, and one still starting (pin_unbound_worker) or in a
 // region may read them while the exiting thread runs static destructors.
-std::vector<std::vector<int>>& g_places = *new std::vector<std::vector<int>>;
+constinit ult::Eternal<std::vector<std::vector<int>>> g_places_storage;
+constinit std::vector<std::vector<int>>& g_places = g_places_storage.value;
 // g_places as masks ready for sched_setaffinity: follow_place binds from
 // the preemption signal handler too, where hwloc (which allocates) may not run.
-std::vector<ult::CpuMask>& g_place_masks = *new std::vector<ult::CpuMask>;
-std::vector<int>& g_bind_list = *new std::vector<int>;  // OMP_PROC_BIND, one per level
-std::string& g_places_name = *new std::string;  // the abstract name the places came from ("" for a list)
+constinit ult::Eternal<std::vector<ult::CpuMask>> g_place_masks_storage;
+constinit std::vector<ult::CpuMask>& g_place_masks = g_place_masks_storage.value;
+constinit ult::Eternal<std::vector<int>> g_bind_list_storage;
+constinit std::vector<int>& g_bind_list = g_bind_list_storage.value;  // OMP_PROC_BIND, one per level
+// The abstract name the places came from ("" for a list). Built on first use
+// (clang 14 cannot constant-initialise a string: ult/eternal.hpp); never destroyed.
+std::string& places_name_var() {
+  static auto& s = *new std::string;
+  return s;
+}
 bool g_requested = false;
 constexpr int kMaxWorkers = ult::Worker::kMaxWorkers;
 // The place follow_place last pinned each pool worker to (-1: none yet),
@@ -348,7 +357,7 @@ void places_init(const sched::Topology& topo) {
     if (typed || (places_spec.empty() && bind_spec.empty())) places_spec = kmp_places, bind_spec = kmp_bind;
   }
   g_places = topo.core_places();
-  g_places_name = "cores";
+  places_name_var() = "cores";
   if (!places_spec.empty() && !parse_places(topo, places_spec, &g_places)) {
     warn_setting("OMP_PLACES", SettingWarning::Invalid,
                  "ignoring OMP_PLACES='%s' (not a valid place list for this machine); using one place per core",
@@ -358,7 +367,7 @@ void places_init(const sched::Topology& topo) {
     std::string lower = places_spec;
     for (auto& c : lower) c = char(tolower(c));
     std::vector<std::vector<int>> unused;
-    g_places_name = abstract_places(topo, lower.substr(0, lower.find('(')), &unused) ? lower : std::string();
+    places_name_var() = abstract_places(topo, lower.substr(0, lower.find('(')), &unused) ? lower : std::string();
   }
   if (const char* subset = getenv("KMP_HW_SUBSET")) {
     std::set<int> keep;
@@ -422,7 +431,7 @@ int bound_core() {
 }
 
 const std::vector<std::vector<int>>& places() { return g_places; }
-const std::string& places_name() { return g_places_name; }
+const std::string& places_name() { return places_name_var(); }
 bool binding_requested() { return g_requested; }
 int initial_bind() { return g_bind_list.empty() ? omp_proc_bind_false : g_bind_list[0]; }
 int bind_list_length() { return int(g_bind_list.size()); }
@@ -556,8 +565,10 @@ void leave_place() {
 // where each worker is meant to be (-1: its default, id modulo places).
 namespace {
 std::mutex g_unbound_mutex;
-std::vector<int>& g_unbound_place = *new std::vector<int>;  // under g_unbound_mutex
-std::vector<int>& g_place_of_cpu = *new std::vector<int>;  // OS processor -> place (-1: none); built on first use, initial thread only
+constinit ult::Eternal<std::vector<int>> g_unbound_place_storage;
+constinit std::vector<int>& g_unbound_place = g_unbound_place_storage.value;  // under g_unbound_mutex
+constinit ult::Eternal<std::vector<int>> g_place_of_cpu_storage;
+constinit std::vector<int>& g_place_of_cpu = g_place_of_cpu_storage.value;  // OS processor -> place (-1: none); built on first use, initial thread only
 // The (place, pool size) the initial thread was last found apart at: a
 // fork that finds the same needs no lock. Initial thread only.
 int g_apart_place = -1, g_apart_workers = 0;

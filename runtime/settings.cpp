@@ -32,7 +32,11 @@ namespace {
 
 // Never destroyed: workers, which are not joined at exit, read it at every
 // fork and task start, also while the exiting thread runs static destructors.
-Settings& g_settings = *new Settings;
+// Built by parse_all, which the first call of any accessor runs, and never
+// destroyed. Not a namespace-scope Settings: it holds strings, which clang 14
+// cannot constant-initialise, and the accessors may run before this
+// library's constructors (ult/eternal.hpp).
+constinit Settings* g_settings = nullptr;
 std::once_flag g_once;
 // Set once parse_all has run: std::call_once alone costs a __tls_get_addr
 // (libstdc++ passes the callable through thread-local storage) at every
@@ -682,26 +686,27 @@ std::size_t default_stacksize() {
 }
 
 void parse_all() {
-  g_settings.stacksize = default_stacksize();
+  g_settings = new Settings;
+  g_settings->stacksize = default_stacksize();
   for (const Row& r : kRows) {
     const char* raw = getenv(r.name);
     if (!raw) continue;
-    Settings before = g_settings;
-    if (!r.parse(trim(raw), g_settings)) {
-      g_settings = before;
+    Settings before = *g_settings;
+    if (!r.parse(trim(raw), *g_settings)) {
+      *g_settings = before;
       warn_setting(r.name, SettingWarning::Invalid, "ignoring %s='%s' (not a valid value); using %s", r.name, raw,
                    r.fallback);
     }
   }
-  if (g_settings.max_active_levels < 0) {
+  if (g_settings->max_active_levels < 0) {
     // OMP_NESTED only matters when OMP_MAX_ACTIVE_LEVELS is absent (spec 6.9).
     // Neither: as libomp, one active level, or as many as OMP_NUM_THREADS
     // lists (the initial ICV team.cpp sets; displays show this value).
-    if (g_settings.nested_set) g_settings.max_active_levels = g_settings.nested ? INT_MAX : 1;
-    else g_settings.max_active_levels = g_settings.num_threads.size() > 1 ? int(g_settings.num_threads.size()) : 1;
+    if (g_settings->nested_set) g_settings->max_active_levels = g_settings->nested ? INT_MAX : 1;
+    else g_settings->max_active_levels = g_settings->num_threads.size() > 1 ? int(g_settings->num_threads.size()) : 1;
   }
   // Default run-sched-var: libomp reports static with no chunk.
-  if (!getenv("OMP_SCHEDULE")) g_settings.schedule = Schedule{1, 0, false};
+  if (!getenv("OMP_SCHEDULE")) g_settings->schedule = Schedule{1, 0, false};
   g_parsed.store(true, memory_order_release);  // pairs with parse_once's acquire
 }
 
@@ -713,21 +718,21 @@ void parse_once() {
 
 const Settings& settings() {
   parse_once();
-  return g_settings;
+  return *g_settings;
 }
 
 Settings& mutable_settings() {
   parse_once();
-  return g_settings;
+  return *g_settings;
 }
 
 bool apply_setting(const std::string& name, const std::string& value) {
   parse_once();
   for (const Row& r : kRows) {
     if (name != r.name) continue;
-    Settings before = g_settings;
-    if (r.parse(trim(value.c_str()), g_settings)) return true;
-    g_settings = before;
+    Settings before = *g_settings;
+    if (r.parse(trim(value.c_str()), *g_settings)) return true;
+    *g_settings = before;
     warn_setting(r.name, SettingWarning::Invalid, "ignoring %s='%s' (not a valid value); using %s", r.name,
                  value.c_str(), r.fallback);
     return false;

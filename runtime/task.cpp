@@ -36,6 +36,7 @@
 #include "runtime/team.hpp"
 #include "scheduler/steal_policy.hpp"
 #include "scheduler/topology.hpp"
+#include "ult/eternal.hpp"
 #include "ult/log.hpp"
 #include "ult/memory.hpp"
 #include "ult/numa.hpp"
@@ -46,7 +47,8 @@ namespace bobbin::rt {
 namespace {
 
 // Leaked for the same reason as g_policy below.
-sched::Placement& g_placement = *new sched::Placement;
+constinit ult::Eternal<sched::Placement> g_placement_storage;
+constinit sched::Placement& g_placement = g_placement_storage.value;
 // Never destroyed, as the places tables: workers are not joined at exit, and
 // members of an outermost team may still be looking for tasks (stealing,
 // which records in the policy) when the master leaves the last join and the

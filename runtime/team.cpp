@@ -47,6 +47,7 @@
 #include "scheduler/mold.hpp"
 #include "scheduler/topology.hpp"
 #include "scheduler/worker_loop.hpp"
+#include "ult/eternal.hpp"
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
 #include "ult/monitor.hpp"
@@ -77,7 +78,8 @@ bool g_pin_initial = false;
 bool g_initial_pinned = false;  // the initial thread's only
 Thread* g_initial = nullptr;
 Icvs g_start_icvs;  // the initial thread's ICVs at start-up, for adopted threads
-Team& g_initial_team = *new Team;
+constinit ult::Eternal<Team> g_initial_team_storage;
+constinit Team& g_initial_team = g_initial_team_storage.value;
 // Worker i's descriptor as member i of the initial thread's outermost team.
 Thread* g_bound[ult::Worker::kMaxWorkers];
 // Global thread ids (gtid): 0 for the initial thread; 1..n for the hidden
@@ -800,7 +802,11 @@ Thread* member_descriptor(Team* team, int i) {
 
 namespace {
 
-sched::MoldModel& g_mold = *new sched::MoldModel;  // leaked: members may still join at exit
+// Built on first use, never destroyed: members may still join at exit.
+sched::MoldModel& mold_model() {
+  static sched::MoldModel& m = *new sched::MoldModel;
+  return m;
+}
 
 // Traced: each region whose width the model chose, at its join (a[0] the
 // width, a[1] the width asked, a[2] the measured time in microseconds,
@@ -877,20 +883,20 @@ void wait_for_room(sched::MoldModel::Decision& mold, int idle, const sched::Mold
   while (idle + 1 < need) {
     if (until == 0) until = now_ns() + kMoldWaitNs;
     else if (now_ns() >= until) {
-      g_mold.waited(key, false);
+      mold_model().waited(key, false);
       return;
     }
     for (int i = 0; i < 8; ++i) cpu_relax();
     idle = idle_workers();
   }
-  if (until != 0) g_mold.waited(key, true);
+  if (until != 0) mold_model().waited(key, true);
   if (mold.wider > 0) mold.width = mold.wider, mold.predicted_ns = mold.wider_ns, mold.exploring = mold.wider_exploring;
 }
 
 // The region's end: what it took, into the model.
 void mold_record(Team* team) {
   uint64_t ns = now_ns() - team->mold_start_ns;
-  g_mold.record({team->mold_fn, team->mold_where, team->mold_leader}, team->nthreads, ns);
+  mold_model().record({team->mold_fn, team->mold_where, team->mold_leader}, team->nthreads, ns);
   if (ult::trace::on()) {
     ult::trace::instant(g_k_mold, uint32_t(team->nthreads), uint32_t(team->mold_asked), uint32_t(ns / 1000),
                         uint32_t(team->mold_predicted_ns / 1000),
@@ -911,14 +917,14 @@ void mold_record(Team* team) {
 int mold_leader_list(Task* t) {
   t->leader_node = Task::kNoLeader;  // queued anew (an untied task's next part), maybe elsewhere
   const void* routine = task_routine(t);
-  const void* fn = routine ? g_mold.region_opened_by(routine) : nullptr;
+  const void* fn = routine ? mold_model().region_opened_by(routine) : nullptr;
   if (!fn) return -1;
   int data = data_list_of(t);
   // Only nodes where the team's threads look for tasks: queued elsewhere,
   // nobody of that node could take it.
   TeamTasks* tt = t->team->tasks.load(memory_order_acquire);  // made before any of its tasks is ready
   uint64_t nodes = tt ? tt->nodes_seen.load(memory_order_relaxed) : 0;
-  auto c = g_mold.choose_leader(fn, data >= 0 ? uintptr_t(data) + 1 : 0, memory_node_lists(), nodes);
+  auto c = mold_model().choose_leader(fn, data >= 0 ? uintptr_t(data) + 1 : 0, memory_node_lists(), nodes);
   int list = list_of_memory_node(c.leader);
   if (list < 0) return -1;
   t->leader_node = uint8_t(c.leader);  // below 64 (choose_leader)
@@ -1140,13 +1146,13 @@ Team* open_region(Thread* me, const ForkRequest& req) {
     // ones are queued at the leader the model picks (mold_leader_list).
     if (Task* cur = me->current_task; cur && !cur->implicit && memory_node_lists() > 1) {
       if (const void* routine = task_routine(cur)) {
-        g_mold.opened_by(routine, req.body.fn);
+        mold_model().opened_by(routine, req.body.fn);
         note_mold_openers();
       }
     }
     int idle = idle_workers();
     sched::MoldModel::Key key{req.body.fn, mold_where, mold_leader};
-    mold = g_mold.choose(key, n, idle);
+    mold = mold_model().choose(key, n, idle);
     wait_for_room(mold, idle, key);
     n = mold.width;
   }

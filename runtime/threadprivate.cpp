@@ -17,6 +17,7 @@
 
 #include "runtime/api.hpp"
 #include "runtime/team.hpp"
+#include "ult/eternal.hpp"
 #include "ult/log.hpp"
 
 namespace bobbin::rt {
@@ -42,8 +43,14 @@ struct VarInfo {
   std::size_t vec_len = 0;
 };
 
-std::mutex& g_mutex = *new std::mutex;  // guards g_vars and table growth; never held across user code but constructors
-std::unordered_map<void*, VarInfo>& g_vars = *new std::unordered_map<void*, VarInfo>;
+constinit ult::Eternal<std::mutex> g_mutex_storage;
+constinit std::mutex& g_mutex = g_mutex_storage.value;  // guards vars() and table growth; never held across user code but constructors
+// Guarded by g_mutex. Built on first use (a map has no constant initialiser:
+// ult/eternal.hpp); never destroyed.
+std::unordered_map<void*, VarInfo>& vars() {
+  static auto& m = *new std::unordered_map<void*, VarInfo>;
+  return m;
+}
 Table* g_retired = nullptr;  // guarded by g_mutex
 
 Table* new_table(std::size_t cap, const Table* old) {
@@ -96,7 +103,7 @@ void* threadprivate_cached(void* original, std::size_t size, void*** cache) {
     if (p) return p;
   }
   std::lock_guard<std::mutex> g(g_mutex);
-  VarInfo& info = g_vars[original];
+  VarInfo& info = vars()[original];
   if (!info.snapshot && !info.ctor && !info.cctor && !info.ctor_vec && !info.cctor_vec) {
     info.snapshot = malloc(size ? size : 1);
     if (!info.snapshot) fatal("out of memory taking a threadprivate snapshot");
@@ -124,7 +131,7 @@ void* threadprivate_cached(void* original, std::size_t size, void*** cache) {
 
 void threadprivate_register(void* original, void* (*ctor)(void*), void* (*cctor)(void*, void*), void (*dtor)(void*)) {
   std::lock_guard<std::mutex> g(g_mutex);
-  VarInfo& info = g_vars[original];
+  VarInfo& info = vars()[original];
   info.ctor = ctor;
   info.cctor = cctor;
   info.dtor = dtor;
@@ -134,7 +141,7 @@ void threadprivate_register_vec(void* original, void* (*ctor)(void*, std::size_t
                                 void* (*cctor)(void*, void*, std::size_t), void (*dtor)(void*, std::size_t),
                                 std::size_t vector_length) {
   std::lock_guard<std::mutex> g(g_mutex);
-  VarInfo& info = g_vars[original];
+  VarInfo& info = vars()[original];
   info.ctor_vec = ctor;
   info.cctor_vec = cctor;
   info.dtor_vec = dtor;
@@ -143,7 +150,7 @@ void threadprivate_register_vec(void* original, void* (*ctor)(void*, std::size_t
 
 void threadprivate_set_initial(void* original, const void* data, std::size_t size) {
   std::lock_guard<std::mutex> g(g_mutex);
-  VarInfo& info = g_vars[original];
+  VarInfo& info = vars()[original];
   void* snap = malloc(size ? size : 1);
   if (!snap) fatal("out of memory taking a threadprivate snapshot");
   memcpy(snap, data, size);

@@ -87,6 +87,7 @@
 #include <mutex>
 
 #include "ult/atomic.hpp"
+#include "ult/eternal.hpp"
 #include "ult/log.hpp"
 #include "ult/spinlock.hpp"
 #include "ult/trace.hpp"
@@ -136,7 +137,8 @@ void erase_one(std::vector<GangKey*>& v, GangKey* k) {
 
 // Never destroyed: at exit a worker may still be finishing a gang fiber
 // while static destructors run.
-WorkerGangs* const g_workers = new WorkerGangs[ult::Worker::kMaxWorkers];
+constinit ult::Eternal<WorkerGangs[ult::Worker::kMaxWorkers]> g_workers_storage;
+constinit WorkerGangs (&g_workers)[ult::Worker::kMaxWorkers] = g_workers_storage.value;
 std::mutex g_reserve;  // G2: the gang counter and the reservations
 uint64_t g_next_gang = 1;
 

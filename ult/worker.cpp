@@ -57,6 +57,7 @@
 #include <mutex>
 #include <new>
 
+#include "ult/eternal.hpp"
 #include "ult/guard.hpp"
 #include "ult/log.hpp"
 #include "ult/monitor.hpp"
@@ -100,7 +101,8 @@ namespace {
 constexpr int kMaxSpares = 4096;
 Worker* g_spares[kMaxSpares];
 std::mutex g_spare_mutex;                        // guards g_idle_spares and spare creation
-std::vector<Worker*>& g_idle_spares = *new std::vector<Worker*>;  // never destroyed, as g_spares
+constinit Eternal<std::vector<Worker*>> g_idle_spares_storage;  // never destroyed, as g_spares
+constinit std::vector<Worker*>& g_idle_spares = g_idle_spares_storage.value;
 }  // namespace
 
 void install_work_hooks(WorkHooks hooks) { g_hooks = hooks; }

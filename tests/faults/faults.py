@@ -24,7 +24,7 @@ NOBODY = 65534
 
 def parse():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--case', required=True, help='KIND:ARG (exit:nested, overflow:task, dlopen, nproc:3, as:300)')
+    ap.add_argument('--case', required=True, help='KIND:ARG (exit:nested, overflow:task, dlopen, ctor, nproc:3, as:300)')
     ap.add_argument('--exe', required=True)
     ap.add_argument('--plugin', help='the OpenMP library fault_dlopen loads')
     ap.add_argument('--runtime', required=True, choices=('stock', 'preload', 'compat'))
@@ -139,6 +139,8 @@ def main():
         env['OMP_STACKSIZE'] = '1M'
     elif kind == 'dlopen':
         argv.append(a.plugin)
+    elif kind == 'ctor':
+        pass
     elif kind == 'nproc':
         if os.geteuid() != 0:
             print('skipped: RLIMIT_NPROC binds only a user other than root, and this run may not switch users')
@@ -174,6 +176,8 @@ def main():
             why = check_overflow(a, status, out, err)
         elif kind == 'dlopen':
             why = None if status == 0 and 'dlopen ok' in out else '%s: %s' % (describe(status), (out + err)[-400:])
+        elif kind == 'ctor':
+            why = None if status == 0 and 'ctor ok' in out else '%s: %s' % (describe(status), (out + err)[-400:])
         else:
             why = check_limits(a, kind, status, out, err)
         if not why:
