@@ -612,8 +612,8 @@ void pin_unbound_worker(int id) {
   else ult::pin_current_thread(g_places[std::size_t(unbound_place_locked(id))]);
 }
 
-void unpin_oversubscribed_pool(int nworkers) {
-  if (g_requested || std::size_t(nworkers) <= g_places.size()) return;
+void unpin_oversubscribed_pool(int nworkers, int others) {
+  if (g_requested || std::size_t(nworkers + others) <= g_places.size()) return;
   std::lock_guard<std::mutex> g(g_unbound_mutex);
   if (g_unpinned) return;
   g_unpinned = true;

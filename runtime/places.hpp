@@ -55,9 +55,10 @@ void take_place(int place);
 int bound_core();
 // At an outermost fork, binding off: moves a worker pinned where the initial
 // thread runs now to a free place (places.cpp says why). Initial thread only.
-// Unpins every worker once the pool has more workers than places (unbound
+// Unpins every worker once the pool's workers and `others` (program threads
+// outside the pool, in regions of their own) outnumber the places (unbound
 // runs only; places.cpp says why).
-void unpin_oversubscribed_pool(int nworkers);
+void unpin_oversubscribed_pool(int nworkers, int others = 0);
 void keep_initial_thread_apart(int nworkers);
 // A pool worker's own pin as it starts, binding off: its place in that table.
 void pin_unbound_worker(int id);

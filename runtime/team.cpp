@@ -1249,7 +1249,13 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   // processors (8 program threads opening regions of 2 on 2 cores: their
   // masters' spins at the join took 10% of the time).
   team->outside_counted = n > 1 && here && !here->in_pool() && !here->spare();
-  if (team->outside_counted) ult::Worker::outside_team_opened();
+  // And the pool is unpinned once they and the workers outnumber the places,
+  // as when the pool alone does: a pinned worker in the run queue of a
+  // processor where a program thread spins cannot be moved to the other.
+  if (team->outside_counted) {
+    ult::Worker::outside_team_opened();
+    unpin_oversubscribed_pool(ult::Worker::pool_size(), ult::Worker::outside_teams());
+  }
   // A region that needed the monitor's rescue before, or one of a program
   // with thread-local data (own_tls): a kernel thread per member.
   team->probe = false;

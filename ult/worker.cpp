@@ -414,7 +414,21 @@ void Worker::sleep_if_idle() {
   // for the gap between two regions, and spinning through the program's
   // serial start-up only takes from the thread doing the work (on this
   // host a spinning core slowed the serial code on the other by up to 25%).
-  uint64_t budget = has_run_ ? spin_ns_.load(memory_order_relaxed) : 0;
+  //
+  // So does one while program threads outside the pool, in regions of their
+  // own, make kernel threads outnumber the processors. Its polls (and
+  // yields) then take turns from threads the runtime does not schedule,
+  // which may be spinning in a library; and a worker that sleeps is woken by
+  // the kernel onto a processor that is free or whose thread yields, where a
+  // spinning one waits in the run queue it is in, behind any thread that
+  // never yields, for whole time slices. Program threads calling OpenBLAS
+  // (its OpenMP build) at once, 2 on 2 cores: 0.22 s against 0.58 with the
+  // spin; the shape without OpenBLAS is bots/roots' `shared`. Not when the
+  // pool alone outnumbers the processors: there the spin is what passes a
+  // chain of tasks from worker to worker (stress_deps at 64 threads on 2
+  // cores: 3.7 s with it, over 60 without).
+  bool outsiders = outside_teams_.load(memory_order_relaxed) > 0 && oversubscribed();
+  uint64_t budget = has_run_ && !outsiders ? spin_ns_.load(memory_order_relaxed) : 0;
   if (budget) {
     uint64_t start = now_ns();
     for (unsigned i = 1;; ++i) {

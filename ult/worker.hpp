@@ -234,6 +234,7 @@ class alignas(kCacheLine) Worker {
   // closed, a team of more than one thread: a kernel thread that runs its
   // part and waits at the join, beside the workers running its members.
   static void outside_team_opened();
+  static int outside_teams() { return outside_teams_.load(memory_order_relaxed); }
   static void outside_team_closed();
   static uint64_t spin_ns() { return spin_ns_.load(memory_order_relaxed); }
 
