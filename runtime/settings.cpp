@@ -30,12 +30,12 @@ namespace bobbin::rt {
 
 namespace {
 
-// Never destroyed: workers, which are not joined at exit, read it at every
-// fork and task start, also while the exiting thread runs static destructors.
-// Built by parse_all, which the first call of any accessor runs, and never
-// destroyed. Not a namespace-scope Settings: it holds strings, which clang 14
-// cannot constant-initialise, and the accessors may run before this
-// library's constructors (ult/eternal.hpp).
+// Built by parse_all, which the first call of any accessor runs; not a
+// namespace-scope Settings, since it holds strings, which clang 14 cannot
+// constant-initialise, and the accessors may run before this library's
+// constructors (ult/eternal.hpp). Never destroyed: workers, which are not
+// joined at exit, read it at every fork and task start, also while the
+// exiting thread runs static destructors.
 constinit Settings* g_settings = nullptr;
 std::once_flag g_once;
 // Set once parse_all has run: std::call_once alone costs a __tls_get_addr
