@@ -64,7 +64,9 @@ bool pin_current_thread(const CpuMask& mask) {
   return syscall(SYS_sched_setaffinity, 0, mask.bits_.size() * sizeof(unsigned long), mask.bits_.data()) == 0;
 }
 
-std::vector<int> allowed_cpus() {
+namespace {
+
+std::vector<int> read_allowed_cpus() {
   hwloc_topology_t t = machine_topology();
   std::vector<int> out;
   hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(t);
@@ -77,6 +79,19 @@ std::vector<int> allowed_cpus() {
   hwloc_bitmap_foreach_end();
   hwloc_bitmap_free(bound);
   return out;
+}
+
+}  // namespace
+
+// Read once. The process's mask is the union of its threads' masks, and
+// hwloc reads it by listing /proc/self/task and asking each thread: with
+// thousands of workers, each spare asking as it starts made the start of a
+// 4096-worker pool quadratic (seconds of system time). After the first call
+// the runtime's own threads are the only ones whose masks change, and they
+// only narrow within this set.
+const std::vector<int>& allowed_cpus() {
+  static const std::vector<int> cpus = read_allowed_cpus();
+  return cpus;
 }
 
 bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus) {

@@ -28,8 +28,9 @@ class CpuMask {
 // signal handler may call it. Returns false if the set is empty or the
 // kernel refuses it (a processor the process may not use).
 bool pin_current_thread(const CpuMask& mask);
-// The OS processor indices this process may run on, ascending.
-std::vector<int> allowed_cpus();
+// The OS processor indices this process may run on, ascending, as they
+// were at the first call.
+const std::vector<int>& allowed_cpus();
 // Binds another thread of this process (a pool worker's) to the given OS
 // processors. Returns false (and changes nothing) if that fails.
 bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus);
