@@ -1262,6 +1262,12 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   bool own_threads = n > 1 && !team->outermost && (own_tls || wants_own_threads(req.body, team));
   bool queued_movable = false;
   for (int i = 1; i < n; ++i) {
+    // On a worker, the loop tells the monitor every 64 members that it is
+    // still in the runtime. A league of 4500 teams took milliseconds to
+    // queue, and the monitor took the worker for one held by a fiber that
+    // waits outside the runtime: it moved the queued teams to spares, a
+    // kernel thread each (teams_huge: 1500 of them, 2 s for the league).
+    if (here && (i & 63) == 0) here->runtime_progress();
     Thread* m = member_descriptor(team, i);
     keep_or_set(team->members[std::size_t(i)], m);
     const Binding& b = bindings[std::size_t(i)];

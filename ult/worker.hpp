@@ -156,6 +156,11 @@ class alignas(kCacheLine) Worker {
   void submit(Fiber* f);
   // Wakes this worker if it sleeps (after making work visible to it).
   void notify();
+  // Tells the progress monitor that this worker's thread is in the runtime,
+  // doing the runtime's work (a fork creating thousands of members), not
+  // held by a fiber that waits outside it. The calling thread must be this
+  // worker's own.
+  void runtime_progress() { bump_progress(); }
 
   std::size_t ready_count() const { return ready_len_.load(memory_order_relaxed); }
   // Whether the first fiber of the ordered queue may start now (may_start)
@@ -230,6 +235,10 @@ class alignas(kCacheLine) Worker {
   // process may use (pool growth, spares, such forks and joins, the
   // monitor's tick).
   static void update_oversubscribed();
+  // ns scaled by processors / kernel threads (pool, program threads in
+  // regions, spares started) when the latter are more: a spin budget shared
+  // out among threads that take turns on the processors.
+  static uint64_t oversubscribed_share(uint64_t ns);
   // A program thread outside the pool (adopt_foreign_thread) opened, or
   // closed, a team of more than one thread: a kernel thread that runs its
   // part and waits at the join, beside the workers running its members.
