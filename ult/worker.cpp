@@ -429,6 +429,14 @@ void Worker::sleep_if_idle() {
   // cores: 3.7 s with it, over 60 without).
   bool outsiders = outside_teams_.load(memory_order_relaxed) > 0 && oversubscribed();
   uint64_t budget = has_run_ && !outsiders ? spin_ns_.load(memory_order_relaxed) : 0;
+  // With the pool alone oversubscribed, the budget is the worker's share of
+  // the processors: blocktime x processors / kernel threads. Each idle
+  // worker yields at every poll then, and a thread that has work to do
+  // gets its turn after every spinning one: a region of 4096 kernel threads
+  // on 2 processors took 2.4 s to start, its creator waiting behind the
+  // members that had already run and spun for 200 ms each. Unless the wait
+  // policy is active (an unbounded budget): the program asked for spinning.
+  if (budget && budget != UINT64_MAX && oversubscribed()) budget = oversubscribed_share(budget);
   if (budget) {
     uint64_t start = now_ns();
     for (unsigned i = 1;; ++i) {
@@ -583,6 +591,14 @@ void Worker::ensure_pool(int n, PinFn pin) {
     pool_size_.store(i + 1, memory_order_release);  // pairs with the acquire in pool_size()
   }
   update_oversubscribed();
+}
+
+uint64_t Worker::oversubscribed_share(uint64_t ns) {
+  static const uint64_t cpus = allowed_cpus().size();
+  uint64_t threads = uint64_t(pool_size_.load(memory_order_relaxed)) +
+                     uint64_t(outside_teams_.load(memory_order_relaxed)) +
+                     uint64_t(spare_count_.load(memory_order_relaxed));
+  return threads > cpus ? ns / threads * cpus : ns;
 }
 
 void Worker::update_oversubscribed() {
