@@ -134,7 +134,7 @@ void Worker::enqueue(Fiber* f) {
     }
     // relaxed: a hint for lock-free polling; the lock orders the push itself.
     ready_len_.fetch_add(1, memory_order_relaxed);
-    if (f->movable_ && !f->started()) movable_len_.fetch_add(1, memory_order_relaxed);
+    if (f->movable_ && !f->started()) count_movable(f, +1);
   }
   // Any other thread must notify (sleep protocol). A worker that queues onto
   // itself is awake, except in a signal handler that interrupted its sleep
@@ -158,9 +158,16 @@ Fiber* Worker::pop_ready() {
   }
   if (f) {
     ready_len_.fetch_sub(1, memory_order_relaxed);
-    if (f->movable_ && !f->started()) movable_len_.fetch_sub(1, memory_order_relaxed);
+    if (f->movable_ && !f->started()) count_movable(f, -1);
   }
   return f;
+}
+
+void Worker::count_movable(const Fiber* f, int by) {
+  auto add = [by](Atomic<std::size_t>& n) { n.store(n.load(memory_order_relaxed) + std::size_t(by), memory_order_relaxed); };
+  add(movable_len_);
+  if (f->place_ >= 0) return;
+  add(f->pool_only_ ? pool_only_len_ : open_len_);
 }
 
 bool Worker::startable_before(uint64_t key) {

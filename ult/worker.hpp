@@ -168,6 +168,13 @@ class alignas(kCacheLine) Worker {
   bool startable_before(uint64_t key);
   // Not-started movable fibers queued here: what other workers may steal.
   std::size_t movable_count() const { return movable_len_.load(memory_order_relaxed); }
+  // Of those, the ones a pool worker's idle loop may take (scheduler/
+  // worker_loop.cpp): not bound to a place, and not reserved for dedicated
+  // workers (pool_only) unless `dedicated`. Gang members among them may
+  // still be refused (their gang's eligibility).
+  std::size_t stealable_count(bool dedicated) const {
+    return open_len_.load(memory_order_relaxed) + (dedicated ? pool_only_len_.load(memory_order_relaxed) : 0);
+  }
   bool is_sleeping() const { return sleeping_.load(memory_order_relaxed) == 1; }
   // Removes and returns a fiber that has not started and matches `pred`, or
   // null. Any thread. `pred` runs under this worker's run-queue lock (leaf
@@ -401,6 +408,11 @@ class alignas(kCacheLine) Worker {
   FiberQueue ordered_ GUARDED_BY(lock_);  // fibers with an order key, ascending; served first
   Atomic<std::size_t> ready_len_{0};  // written under lock_, read lock-free as a hint
   Atomic<std::size_t> movable_len_{0};  // likewise, counting not-started movable fibers
+  // Likewise, the part of movable_len_ that stealable_count counts.
+  Atomic<std::size_t> open_len_{0};       // neither bound to a place nor pool_only
+  Atomic<std::size_t> pool_only_len_{0};  // pool_only, not bound
+  // Counts a not-started movable fiber in (+1) or out of (-1) the lengths above.
+  void count_movable(const Fiber* f, int by) REQUIRES(lock_);
   Atomic<std::size_t> fifo_len_{0};     // likewise, fibers in ready_ (not ordered_)
   // yield_to_queued's switches in the current rotation of the queue, and
   // when it last gave the processor to the OS (monotonic clock); written
@@ -453,7 +465,7 @@ Fiber* Worker::steal_unstarted(Pred pred) NO_THREAD_SAFETY_ANALYSIS {
     // kept the victim's idle loop from ever sleeping (own_work stayed true).
     if (from_fifo) fifo_len_.fetch_sub(1, memory_order_relaxed);
     ready_len_.fetch_sub(1, memory_order_relaxed);
-    movable_len_.fetch_sub(1, memory_order_relaxed);
+    count_movable(found, -1);
   }
   return found;
 }
