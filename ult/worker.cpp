@@ -601,7 +601,7 @@ void Worker::ensure_pool(int n, PinFn pin) {
 }
 
 uint64_t Worker::oversubscribed_share(uint64_t ns) {
-  static const uint64_t cpus = allowed_cpus().size();
+  uint64_t cpus = allowed_cpus().size();  // read once (pin.cpp)
   uint64_t threads = uint64_t(pool_size_.load(memory_order_relaxed)) +
                      uint64_t(outside_teams_.load(memory_order_relaxed)) +
                      uint64_t(spare_count_.load(memory_order_relaxed));
@@ -609,7 +609,7 @@ uint64_t Worker::oversubscribed_share(uint64_t ns) {
 }
 
 void Worker::update_oversubscribed() {
-  static const int cpus = int(allowed_cpus().size());
+  int cpus = int(allowed_cpus().size());  // read once (pin.cpp)
   int threads = pool_size_.load(memory_order_relaxed) + outside_teams_.load(memory_order_relaxed);
   int spares = spare_count_.load(memory_order_acquire);
   for (int i = 0; i < spares && threads <= cpus; ++i)
