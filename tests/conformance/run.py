@@ -86,18 +86,25 @@ class Failure(Exception):
 
 
 def dynamic_symbols(path, defined):
-    """{name: version or ''} of the dynamic symbols of an ELF file, from nm."""
-    flag = '--defined-only' if defined else '--undefined-only'
-    out = subprocess.run(['nm', '-D', flag, path], capture_output=True, text=True, check=True).stdout
+    """{name: version or ''} of the dynamic symbols of an ELF file, from
+    objdump -T. (Not nm: binutils' nm loads every bfd plugin it finds,
+    clang 19's LLVMgold among them, which costs more than the run itself.)
+    A name defined at several version nodes keeps its default one: that is
+    what clang binaries bind to."""
+    out = subprocess.run(['objdump', '-T', path], capture_output=True, text=True, check=True).stdout
     syms = {}
     for line in out.splitlines():
         fields = line.split()
-        if not fields:
+        if len(fields) < 4 or not re.fullmatch(r'[0-9a-f]{16}', fields[0]):
             continue
-        name, _, version = fields[-1].partition('@')
-        if name in syms and not version.startswith('@'):
-            continue  # name@node besides name@@default (libgomp's nodes): the default is what clang binaries get
-        syms[name] = version.lstrip('@')
+        if ('*UND*' in fields) == defined:
+            continue
+        name, version = fields[-1], fields[-2]
+        hidden = version.startswith('(')  # name@node, not name@@node
+        if name in syms and hidden:
+            continue
+        version = version.strip('()')
+        syms[name] = '' if version == 'Base' or re.fullmatch(r'[0-9a-f]{16}', version) else version
     return syms
 
 
@@ -106,8 +113,8 @@ def check_exports(binary, lib):
     at the version node the binary asks for. Otherwise, under LD_PRELOAD, the
     call silently goes to stock libomp (still loaded as the binary's
     DT_NEEDED), and under compat/linked the loader fails with less context."""
-    if not shutil.which('nm'):
-        print('note: nm not found, export check skipped')
+    if not shutil.which('objdump'):
+        print('note: objdump not found, export check skipped')
         return
     needed = {n: v for n, v in dynamic_symbols(binary, defined=False).items() if RUNTIME_NAME.match(n)}
     exported = dynamic_symbols(lib, defined=True)
