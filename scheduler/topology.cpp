@@ -397,6 +397,9 @@ std::unique_ptr<Topology> Topology::synthetic(const std::string& desc, const std
   };
   if (synthetic_pu_bound(desc) > kMaxSyntheticPus)
     return fail("it has more than " + std::to_string(kMaxSyntheticPus) + " PUs");
+  // The real machine's topology first: it is made once, and whichever is
+  // made first decides which hwloc plugins load (ult/pin.cpp).
+  ult::machine_topology();
   hwloc_topology_t hw;
   if (hwloc_topology_init(&hw) != 0) return fail("hwloc could not make an empty topology");
   struct Destroy {
