@@ -47,13 +47,11 @@ class HybridPolicy final : public StealPolicy {
     int cursor = 0;
     Rng rng;
   };
-  PerThief<State> state_ = init();
-
-  static PerThief<State> init() {
-    std::vector<Padded<State>> v(kMaxThieves);
-    for (std::size_t i = 0; i < v.size(); ++i) v[i].value.rng.s = 0x9E3779B97F4A7C15ull * (i + 1) | 1;
-    return PerThief<State>(std::move(v));
-  }
+  PerThief<State> state_{[](std::size_t i) {
+    State s;
+    s.rng = seeded_rng(i);
+    return s;
+  }};
 };
 
 std::unique_ptr<StealPolicy> make_hybrid() { return std::make_unique<HybridPolicy>(); }

@@ -12,7 +12,7 @@ class RandomPolicy final : public StealPolicy {
   const char* name() const override { return "random"; }
 
  private:
-  PerThief<Rng> rng_{seeded_rngs()};
+  PerThief<Rng> rng_{seeded_rng};
 };
 
 std::unique_ptr<StealPolicy> make_random() { return std::make_unique<RandomPolicy>(); }

@@ -31,12 +31,11 @@ class RandomOrderPolicy final : public StealPolicy {
     std::size_t pos = 0;
     Rng rng;
   };
-  PerThief<State> state_ = init();
-  static PerThief<State> init() {
-    std::vector<Padded<State>> v(kMaxThieves);
-    for (std::size_t i = 0; i < v.size(); ++i) v[i].value.rng.s = 0xD1B54A32D192ED03ull * (i + 1) | 1;
-    return PerThief<State>(std::move(v));
-  }
+  PerThief<State> state_{[](std::size_t i) {
+    State s;
+    s.rng.s = 0xD1B54A32D192ED03ull * (i + 1) | 1;
+    return s;
+  }};
 };
 
 std::unique_ptr<StealPolicy> make_random_order() { return std::make_unique<RandomOrderPolicy>(); }
