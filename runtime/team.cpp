@@ -422,7 +422,13 @@ void member_main(ult::Fiber* f) {
   if (tool) [[unlikely]] ompt::sync_enter(ompt::kImplicitBarrier, m, nullptr);
   end_part(team);
   m->ended_part = true;
-  bool all_ended_first = team->nthreads <= ult::Worker::pool_size() || team->active_level == 1;
+  // Not in a league: each of its threads is a team's initial thread, whose
+  // tasks are that team's alone and done before its body returns
+  // (run_as_initial_thread). A league member that leaves gives its stack
+  // back for the teams not started yet; waiting, a league of 4500 held 4500
+  // stacks, and the stack cache's overflow was unmapped and mapped again.
+  bool all_ended_first =
+      !team->league && (team->nthreads <= ult::Worker::pool_size() || team->active_level == 1);
   help_until(
       m, [&] { return (!all_ended_first || team->end_pending.load(memory_order_acquire) == 0) && team_quiescent(team); },
       "the rest of its team at the end of the region");
@@ -1205,6 +1211,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   Team* team = enter_team(me, n, req.body, req.league ? 0 : n, requested_size(me, req),
                           req.league ? ToolRegion::League : ToolRegion::Parallel);
   team->proc_bind = n > 1 ? bind : 0;
+  team->league = req.league;
 
   // Checked first: ensure_pool takes a mutex and rewrites a flag that every
   // spinning worker polls.

@@ -148,6 +148,7 @@ struct alignas(kCacheLine) Team {
   int nthreads = 1;
   bool outermost = false;    // members are bound to workers 1..n-1
   bool wide_fibers = false;  // the first active level, wider than the machine, run as fibers (wide_team_as_fibers)
+  bool league = false;       // a teams construct's league: one initial thread per team
   int proc_bind = 0;         // the binding policy its threads were placed by (0: none); OMP_DISPLAY_AFFINITY
   int league_num = 0;        // host teams: this team's number in its league (level-0 teams only)
   int league_size = 1;       // host teams: teams in the league
