@@ -1,9 +1,9 @@
 // Shared helpers of the policy files and their factories.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
+#include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <new>
 #include <vector>
@@ -16,23 +16,26 @@ namespace bobbin::sched {
 
 // Per-thief state, one cache line each so thieves never share a line.
 // Only thief i uses entry i, so each entry is made at its thief's first use
-// (`make(i)`, else a default T), in zeroed pages the kernel maps only once
-// touched: a process with 2 workers touches 2 lines of the 4096. (Made all
-// at once, the default policy's entries cost about 1 ms of every process's
-// start.)
+// (`make(i)`, else a default T), in zeroed memory: from calloc, a block this
+// size is fresh pages that the kernel maps once touched (glibc maps blocks
+// above its threshold, 128 KiB at start), so a process with 2 workers
+// touches 2 lines of the 4096. (Made all at once, the default policy's
+// entries cost about 1 ms of every process's start.) Heap memory, not a
+// mapping of our own: the leak checker scans it for the states' own
+// allocations (random-order's and producer-order's vectors).
 template <class T>
 class PerThief {
  public:
   using Make = T (*)(std::size_t);
-  explicit PerThief(Make make = nullptr) : make_(make) {
-    void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) fatal("out of memory for the steal policy's per-thief state");
-    slots_ = static_cast<Slot*>(p);
+  explicit PerThief(Make make = nullptr) : make_(make), raw_(std::calloc(kBytes + kCacheLine, 1)) {
+    if (!raw_) fatal("out of memory for the steal policy's per-thief state");
+    auto at = (reinterpret_cast<std::uintptr_t>(raw_) + kCacheLine - 1) & ~std::uintptr_t(kCacheLine - 1);
+    slots_ = reinterpret_cast<Slot*>(at);
   }
   ~PerThief() {
     for (std::size_t i = 0; i < kN; ++i)
       if (slots_[i].ready) get(i)->~T();
-    munmap(slots_, kBytes);
+    std::free(raw_);
   }
   PerThief(const PerThief&) = delete;
   PerThief& operator=(const PerThief&) = delete;
@@ -58,6 +61,7 @@ class PerThief {
   T* get(std::size_t k) { return std::launder(reinterpret_cast<T*>(slots_[k].bytes)); }
 
   Make make_;
+  void* raw_;
   Slot* slots_ = nullptr;
 };
 
