@@ -1,7 +1,6 @@
 #include "ult/pin.hpp"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <hwloc.h>
 #include <pthread.h>
 #include <sched.h>
@@ -15,31 +14,12 @@
 #include <mutex>
 
 #include "ult/log.hpp"
+#include "ult/thread_info.hpp"
 
 namespace bobbin::ult {
 
 static hwloc_topology_t g_topo = nullptr;
 static std::once_flag g_once;
-
-namespace {
-
-// The kernel threads of this process, from /proc/self/stat (0 if unknown).
-int process_threads() {
-  char buf[1024];
-  int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  // Field 20; the command name (field 2) may hold spaces, so count from
-  // the last ')'.
-  const char* p = strrchr(buf, ')');
-  for (int field = 2; p && field < 20; ++field) p = strchr(p + 1, ' ');
-  return p ? atoi(p + 1) : 0;
-}
-
-}  // namespace
 
 // hwloc loads every plugin it finds when the process's first topology is
 // made, and keeps them while any topology lives (this one does, to the
@@ -55,7 +35,7 @@ constexpr const char* kSkippedPlugins = "hwloc_gl,hwloc_opencl,hwloc_xml_libxml"
 
 hwloc_topology* machine_topology() {
   std::call_once(g_once, [] {
-    bool skip = !getenv("HWLOC_PLUGINS_BLACKLIST") && process_threads() == 1 &&
+    bool skip = !getenv("HWLOC_PLUGINS_BLACKLIST") && process_thread_count() == 1 &&
                 setenv("HWLOC_PLUGINS_BLACKLIST", kSkippedPlugins, 0) == 0;
     bool ok = hwloc_topology_init(&g_topo) == 0;
     if (skip) unsetenv("HWLOC_PLUGINS_BLACKLIST");

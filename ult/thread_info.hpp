@@ -19,6 +19,8 @@ bool thread_cpu_ns(long tid, uint64_t* ns);
 // uninterruptible wait (a page fault, the address-space lock, disk I/O),
 // which waits for the kernel, not for another thread of the program.
 bool thread_blocked(long tid);
+// The kernel threads of this process now (0 if unknown).
+int process_thread_count();
 // The system call the kernel thread `tid` is in now, as /proc sees it: 1
 // with its number and first four arguments if it sleeps in one, 0 if it is
 // on a processor (in user code or in the kernel: /proc cannot tell) or off

@@ -26,21 +26,43 @@ bool thread_cpu_ns(long tid, uint64_t* ns) {
   return true;
 }
 
-bool thread_blocked(long tid) {
-  // /proc/self/task/<tid>/stat: "tid (comm) S ...": the state follows the
-  // last ')' (comm may hold one). S: interruptible sleep.
-  char path[64];
-  snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+namespace {
+
+// A /proc stat file, "pid (comm) S ...", read into `buf`: the fields after
+// the command name, from the state (field 3) on; null if it cannot be read.
+// Counted from the last ')', since comm may hold one, and spaces.
+template <std::size_t N>
+const char* stat_fields(const char* path, char (&buf)[N]) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char buf[256];
-  ssize_t len = read(fd, buf, sizeof buf - 1);
+  if (fd < 0) return nullptr;
+  ssize_t len = read(fd, buf, N - 1);
   close(fd);
-  if (len <= 0) return false;
+  if (len <= 0) return nullptr;
   buf[len] = 0;
   const char* paren = strrchr(buf, ')');
-  if (!paren || paren[1] != ' ') return false;
-  return paren[2] == 'S';
+  return paren && paren[1] == ' ' ? paren + 2 : nullptr;
+}
+
+}  // namespace
+
+bool thread_blocked(long tid) {
+  // S: interruptible sleep.
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%ld/stat", tid);
+  char buf[256];
+  const char* state = stat_fields(path, buf);
+  return state && *state == 'S';
+}
+
+int process_thread_count() {
+  char buf[1024];
+  const char* p = stat_fields("/proc/self/stat", buf);
+  // Field 20 is num_threads; p is at field 3.
+  for (int field = 3; p && field < 20; ++field) {
+    p = strchr(p, ' ');
+    if (p) ++p;
+  }
+  return p ? atoi(p) : 0;
 }
 
 int thread_syscall(long tid, long* nr, unsigned long args[4]) {
