@@ -131,24 +131,32 @@ MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where
   // exploring trials are done (the first region under a node also makes
   // its gang there: 1.9 ms against 0.2 ms later on a modelled machine;
   // compared as it was, that node lost). Cost 0: none yet.
-  int samples[64] = {};
+  int samples[64] = {}, cost_samples[64] = {};
   double cost[64] = {};
   for (int l = 0; l < leaders; ++l) {
     auto it = table_.find(Key{fn, where, l});
     if (it == table_.end() || !candidate(l)) continue;
     for (const auto& [w, s] : it->second.by_width) {
       samples[l] += s.samples;
-      if (s.samples >= trials(w) && (cost[l] == 0 || s.ns * w < cost[l])) cost[l] = s.ns * w;
+      if (s.samples >= trials(w) && (cost[l] == 0 || s.ns * w < cost[l])) cost[l] = s.ns * w, cost_samples[l] = s.samples;
     }
   }
-  // Explored: kLeaderTrials regions timed under the node. A task queued
-  // there may still run elsewhere (a worker of another node took it), so
-  // placements count only up to kLeaderTries per node.
+  // Explored: kLeaderTrials regions timed under the node (a task queued
+  // there may still run elsewhere: a worker of another node took it, so
+  // placements count only up to kLeaderTries per node), and kTrials at the
+  // width its cost rests on, for up to kTrials more tasks. Width 1 is
+  // explored by one trial, and nodes were compared by that one time: under
+  // a loaded host, one node's single trial took 7 times its usual time and
+  // the chain stayed at the wrong node for 30 of 80 tasks. The node's own
+  // choices give it the other trials when no worker idles (they go to its
+  // cheapest width; with idle workers, to a wider one: hence the bound).
   int least = -1, best = -1;
   for (int l = 0; l < leaders; ++l) {
     if (!candidate(l)) continue;
     uint32_t placed = p.per_leader[std::size_t(l)];
-    bool unexplored = placed < uint32_t(kLeaderTrials) || (placed < uint32_t(kLeaderTries) && samples[l] < kLeaderTrials);
+    bool unexplored = placed < uint32_t(kLeaderTrials) ||
+                      (placed < uint32_t(kLeaderTries) && samples[l] < kLeaderTrials) ||
+                      (placed < uint32_t(kLeaderTrials + kTrials) && cost_samples[l] < kTrials);
     if (unexplored && (least < 0 || placed < p.per_leader[std::size_t(least)])) least = l;
     if (cost[l] > 0 && (best < 0 || cost[l] < cost[best])) best = l;
   }

@@ -100,7 +100,9 @@ class MoldModel {
   // Each of `leaders` nodes is given tasks until kLeaderTrials regions were
   // timed under it (at least kLeaderTrials tasks, at most kLeaderTries: a
   // task queued there may run elsewhere; the node given least so far
-  // first: tasks made ready together spread over the nodes), then the
+  // first: tasks made ready together spread over the nodes) and its
+  // cheapest width's time rests on kTrials regions (for up to kTrials more
+  // tasks: width 1 is explored by one trial, too few on a loaded host), then the
   // node whose table has the least time x width over its
   // widths; every kLeaderRetry-th decision the next other node in turn,
   // so that the estimates follow. leader -1: no preference (no node has a

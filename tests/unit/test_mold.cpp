@@ -5,6 +5,7 @@
 // with the gang's placement on modelled 16- and 64-worker machines.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -120,27 +121,33 @@ TEST_CASE("mold: the leader is the node whose cheapest partition costs least, af
   // A kind opened by tasks the model places: from node 2 of 3 its regions
   // take half the time they take elsewhere. Each node is tried (the node
   // given least first: tasks made ready together spread over the nodes)
-  // until kLeaderTrials regions were timed under it; then node 2 every
-  // time but for retries of the others.
+  // until kLeaderTrials regions were timed under it, and kTrials at its
+  // cheapest width; then node 2 every time but for retries of the others.
   MoldModel m;
   int fn;
   const int nodes = 3;
   auto t = [](int leader, int w) { return (leader == 2 ? 1e5 : 2e5) / w; };
   CHECK(m.choose_leader(&fn, 0, 1).leader == -1);  // one node: no choice
   std::vector<int> explored(nodes);
-  for (int i = 0; i < nodes * MoldModel::kLeaderTrials; ++i) {
-    MoldModel::LeaderChoice c = m.choose_leader(&fn, 0, nodes);
-    REQUIRE(c.exploring);
+  MoldModel::LeaderChoice c;
+  int tasks = 0;
+  while ((c = m.choose_leader(&fn, 0, nodes)).exploring && ++tasks < nodes * MoldModel::kLeaderTries) {
     REQUIRE(c.leader >= 0);
     REQUIRE(c.leader < nodes);
-    CHECK(explored[std::size_t(c.leader)] == i / nodes);
+    CHECK(explored[std::size_t(c.leader)] == *std::min_element(explored.begin(), explored.end()));
     ++explored[std::size_t(c.leader)];
     run(m, {&fn, 0, c.leader}, 2, 1, 1, [&](int w) { return t(c.leader, w); });
+  }
+  CHECK(c.leader == 2);
+  CHECK_FALSE(c.exploring);
+  for (int l = 0; l < nodes; ++l) {
+    CHECK(explored[std::size_t(l)] >= MoldModel::kLeaderTrials);
+    CHECK(explored[std::size_t(l)] <= MoldModel::kLeaderTrials + MoldModel::kTrials);
   }
   std::vector<int> chosen(nodes);
   int retries = 0;
   for (int i = 0; i < 4 * MoldModel::kLeaderRetry; ++i) {
-    MoldModel::LeaderChoice c = m.choose_leader(&fn, 0, nodes);
+    c = m.choose_leader(&fn, 0, nodes);
     REQUIRE(c.leader >= 0);
     ++chosen[std::size_t(c.leader)];
     if (c.exploring) {
@@ -155,11 +162,37 @@ TEST_CASE("mold: the leader is the node whose cheapest partition costs least, af
   // Only nodes where the team's threads were seen are candidates: node 2
   // left out, the choice is among 0 and 1; one node left, no choice.
   for (int i = 0; i < 4 * MoldModel::kLeaderRetry; ++i) {
-    MoldModel::LeaderChoice c = m.choose_leader(&fn, 0, nodes, 0b011);
+    c = m.choose_leader(&fn, 0, nodes, 0b011);
     REQUIRE(c.leader >= 0);
     REQUIRE(c.leader < 2);
   }
   CHECK(m.choose_leader(&fn, 0, nodes, 0b100).leader == -1);
+}
+
+TEST_CASE("mold: a node is judged by kTrials regions at its cheapest width, not by one slow one", "[mold]") {
+  // Two nodes; regions run at width 1 take 100 us under node 1 and 400
+  // under node 0, and 4 times as long at width 2 (a team's members on one
+  // loaded processor). Node 1's first
+  // region at width 1, its only exploring trial there, is delayed 7 times
+  // (a loaded host). A worker idles at each node's first kTrials regions
+  // (width 2 is explored), then none. The model keeps node 1 under trial
+  // until its width-1 time rests on kTrials regions, then queues the
+  // chain at node 1.
+  MoldModel m;
+  int fn;
+  std::vector<int> at_width1(2), regions(2);
+  MoldModel::LeaderChoice c;
+  int tasks = 0;
+  while ((c = m.choose_leader(&fn, 0, 2)).exploring && ++tasks < 2 * MoldModel::kLeaderTries) {
+    MoldModel::Key k{&fn, 0, c.leader};
+    MoldModel::Decision d = m.choose(k, 2, regions[std::size_t(c.leader)]++ < MoldModel::kTrials ? 1 : 0);
+    double us = (c.leader == 1 ? 100 : 400) * (d.width == 2 ? 4 : 1);
+    if (d.width == 1 && c.leader == 1 && at_width1[1]++ == 0) us *= 7;
+    m.record(k, d.width, uint64_t(us * 1000));
+  }
+  CHECK(c.leader == 1);
+  CHECK_FALSE(c.exploring);
+  CHECK(at_width1[1] >= MoldModel::kTrials);
 }
 
 TEST_CASE("mold: a node whose tasks ran elsewhere is tried up to kLeaderTries times", "[mold]") {
