@@ -84,6 +84,22 @@ static inline long bench_long_arg(int argc, char **argv, int i, long def, const 
   return bench_size_arg(argc, argv, i, none, def, what);
 }
 
+/* The width a moldable benchmark's nested regions ask for: argv[i], a
+ * positive number or "all" (0: the number of processors; also the default),
+ * unless BENCH_WIDTH is set, which overrides it in the same forms: one
+ * command then runs at several widths as environment variants of one
+ * benchmark run (tools/bench/run.py --variant 'w1=BENCH_WIDTH=1'), each
+ * repetition timing every width. */
+static inline int bench_width_arg(int argc, char **argv, int i) {
+  const char *env = getenv("BENCH_WIDTH");
+  char *one[2] = {argv[0], (char *)env};
+  if (env && *env) {
+    argc = 2, argv = one, i = 1;
+  }
+  if (argc <= i || !strcmp(argv[i], "all")) return 0;
+  return (int)bench_long_arg(argc, argv, i, 1, env && *env ? "BENCH_WIDTH" : "W");
+}
+
 static inline int bench_cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);

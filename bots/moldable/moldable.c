@@ -11,7 +11,8 @@
  *
  *   usage: moldable [P] [D] [matmul|triad|mixed] [W|all]
  *   W: the width each step asks for (num_threads); all (default) asks for the
- *   number of processors. The outer team is OMP_NUM_THREADS as usual.
+ *   number of processors; BENCH_WIDTH, when set, overrides W (bench.h).
+ *   The outer team is OMP_NUM_THREADS as usual.
  *   Fixed widths: W = 1, 2, ... with OMP_DYNAMIC=false; the model: W = all with
  *   OMP_DYNAMIC=true (or Bobbin's BOBBIN_MOLD=on).
  *
@@ -86,7 +87,7 @@ int main(int argc, char **argv) {
   int p = (int)bench_long_arg(argc, argv, 1, 2, "P");
   int d = (int)bench_long_arg(argc, argv, 2, 60, "D");
   const char *kind = argc > 3 ? argv[3] : "mixed";
-  g_width = argc > 4 && strcmp(argv[4], "all") ? (int)bench_long_arg(argc, argv, 4, 1, "W") : 0;
+  g_width = bench_width_arg(argc, argv, 4);
   if (p < 1 || d < 1 || (strcmp(kind, "matmul") && strcmp(kind, "triad") && strcmp(kind, "mixed"))) {
     fprintf(stderr, "usage: moldable [P] [D] [matmul|triad|mixed] [W|all]\n");
     return 2;

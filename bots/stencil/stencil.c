@@ -14,8 +14,9 @@
  *
  *   usage: stencil [N] [T] [S] [W|all]   (defaults 2048 40 2 all)
  *   W: the width each task asks for (num_threads); all asks for the number
- *   of processors. Fixed widths: W = 1, 2, ... with OMP_DYNAMIC=false; the
- *   model: W = all with OMP_DYNAMIC=true (or Bobbin's BOBBIN_MOLD=on).
+ *   of processors; BENCH_WIDTH, when set, overrides W (bench.h). Fixed
+ *   widths: W = 1, 2, ... with OMP_DYNAMIC=false; the model: W = all with
+ *   OMP_DYNAMIC=true (or Bobbin's BOBBIN_MOLD=on).
  *
  * Verification: the same sweeps run serially first; the grids must be
  * bitwise equal (each point's arithmetic is the same whatever the width or
@@ -54,7 +55,7 @@ int main(int argc, char **argv) {
   long n = bench_long_arg(argc, argv, 1, 2048, "N");
   int t = (int)bench_long_arg(argc, argv, 2, 40, "T");
   int s = (int)bench_long_arg(argc, argv, 3, 2, "S");
-  int w = argc > 4 && strcmp(argv[4], "all") ? (int)bench_long_arg(argc, argv, 4, 1, "W") : 0;
+  int w = bench_width_arg(argc, argv, 4);
   if (n < 3 || s < 1 || s > n || t < 1) {
     fprintf(stderr, "usage: stencil [N >= 3] [T] [S <= N] [W|all]\n");
     return 2;

@@ -264,6 +264,10 @@ def main(argv=None):
                          "libomp), with this environment on top of --env (repeatable), e.g. "
                          "'tree=BOBBIN_SCHED=tree'; LD_PRELOAD=PATH runs another build of the library "
                          "in that column (a copy named libbobbin.so)")
+    ap.add_argument("--best-of", action="append", default=[], metavar="COLUMN=COL1,COL2[,...]",
+                    help="after the table, per row: COLUMN against the best of COL1, COL2, ... within each "
+                         "repetition (the median of those paired ratios, and the repetitions COLUMN was at "
+                         "least as good), e.g. 'bobbin[model]=bobbin,bobbin[w1]' (repeatable)")
     ap.add_argument("--metric", default=None, help="RESULT key to tabulate (default overhead_us, else time_s)")
     ap.add_argument("--csv", default=None, help="write one line per result and runtime to this CSV file")
     ap.add_argument("--json", default=None, help="write every sample and median to this JSON file")
@@ -286,6 +290,14 @@ def main(argv=None):
         RUNTIMES[col] = ("clang", True, "libomp")
         variant_env[col] = dict(kv.split("=", 1) for kv in pairs)
         runtimes.append(col)
+    best_of = []  # (column, [columns it is compared with])
+    for b in args.best_of:
+        col, _, others = b.partition("=")
+        others = [o.strip() for o in others.split(",") if o.strip()]
+        if not col or not others or any(c not in runtimes for c in [col] + others):
+            ap.error("--best-of wants COLUMN=COL1,COL2[,...] over the table's columns (%s), not '%s'"
+                     % (", ".join(runtimes), b))
+        best_of.append((col, others))
     unsupported = {r.strip() for r in args.unsupported.split(",") if r.strip()}
     for r in runtimes + sorted(unsupported):
         if r not in RUNTIMES:
@@ -548,6 +560,27 @@ def main(argv=None):
         print("       for time_s and overhead_us, below 1 means Bobbin is faster; for *_per_s, above 1.")
         print("paired: the median over repetitions of that ratio within each repetition (the two runs")
         print("       seconds apart), and in how many repetitions Bobbin was at least as good.")
+    for col, others in best_of:
+        print()
+        print("%s against the best of %s within each repetition (paired: the median of the ratios, and in how"
+              % (col, ", ".join(others)))
+        print("many repetitions %s was at least as good; the best column's median beside it):" % col)
+        for rowname, label, rname in rows:
+            recs = {r["runtime"]: r for r in records if r["row"] == rowname}
+            metric = recs[col]["metric"]
+            series = [[s.get(metric) for s in recs[c]["samples"]] for c in [col] + others]
+            n = len(series[0])
+            if not n or any(len(v) != n or not all(isinstance(x, float) and x for x in v) for v in series):
+                print("  %-24s -" % rowname)
+                continue
+            higher_better = metric.endswith("_per_s") or metric in ("gflops",)
+            pick = max if higher_better else min
+            best = [pick(v[i] for v in series[1:]) for i in range(n)]
+            pr = [m / b for m, b in zip(series[0], best)]
+            wins = sum(1 for m, b in zip(series[0], best) if (m >= b if higher_better else m <= b))
+            fixed = {c: recs[c]["median"] for c in others}
+            print("  %-24s %.2f %d/%d   (best median: %s %s)" % (rowname, statistics.median(pr), wins, n,
+                                                             pick(fixed, key=fixed.get), fmt_num(pick(fixed.values()))))
     for i, f in enumerate(footnotes, 1):
         print("[%d] %s" % (i, f))
 
