@@ -82,19 +82,44 @@ int clamp_priority(int p) { return p < 0 ? 0 : p > g_max_priority ? g_max_priori
 std::size_t header_size() { return sizeof(Task); }  // Task::payload
 static_assert(sizeof(Task) % kPayloadAlign == 0);
 
-// The thief index of the calling worker: each thief's policy state (victim
+// The thief index of the calling thread: each thief's policy state (victim
 // history, random generator) is written by its own thread only. Pool
-// workers count up from 0 and workers outside the pool (spares, adopted
-// program threads; ids from ult::Worker::kMaxWorkers up) count down from
-// the top, so the two never share a slot while they number at most
-// kMaxThieves together. (id % kMaxThieves gave the first spare worker 0's
-// slot: ThreadSanitizer, tsan_stress_nested_tasks.)
+// workers count up from 0 (their worker ids). Every other thread (spares,
+// adopted program threads) takes a slot counted down from the top when it
+// first steals and gives it back when it exits, for the next such thread:
+// their worker ids only grow (a program that starts a thread per request
+// makes thousands), and numbered from them, the 4095th such thread shared
+// pool worker 1's slot, whose victim vector both would then write
+// (random-order, producer-order). The pool and the threads alive outside it
+// share a slot only beyond kMaxThieves together.
+constexpr int kThieves = sched::StealPolicy::kMaxThieves;
+constinit SpinLock g_thief_lock;
+constinit int g_thief_free[kThieves] GUARDED_BY(g_thief_lock) = {};
+constinit int g_thief_freed GUARDED_BY(g_thief_lock) = 0;  // entries of g_thief_free
+constinit int g_thief_next GUARDED_BY(g_thief_lock) = 0;   // slots handed out from the top so far
+
+struct OutsideThief {
+  int slot = -1;
+  ~OutsideThief() {
+    if (slot < 0) return;
+    SpinGuard g(g_thief_lock);
+    if (g_thief_freed < kThieves) g_thief_free[g_thief_freed++] = slot;  // else a shared slot, listed already
+  }
+};
+thread_local OutsideThief t_thief;
+
+[[gnu::noinline]] int take_thief_slot() {
+  SpinGuard g(g_thief_lock);
+  if (g_thief_freed > 0) return t_thief.slot = g_thief_free[--g_thief_freed];
+  // Beyond kMaxThieves threads at once, the slots are shared (the top one).
+  return t_thief.slot = kThieves - 1 - std::min(g_thief_next++, kThieves - 1);
+}
+
 int current_worker_id() {
   ult::Worker* w = ult::Worker::current();
-  if (!w) return 0;
-  constexpr int kThieves = sched::StealPolicy::kMaxThieves;
-  if (w->in_pool()) return w->id() % kThieves;
-  return kThieves - 1 - (w->id() - ult::Worker::kMaxWorkers) % kThieves;
+  if (w && w->in_pool()) return w->id() % kThieves;
+  if (t_thief.slot >= 0) [[likely]] return t_thief.slot;
+  return take_thief_slot();
 }
 
 TeamTasks* team_tasks(Team* team) {
