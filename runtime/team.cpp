@@ -365,8 +365,18 @@ void invoke_body(const RegionBody& body, Thread* t) {
   kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
 }
 
+// A thread of a molded region: its time in the body, for the model.
+[[gnu::noinline]] void invoke_timed(const RegionBody& body, Thread* t) {
+  Team* team = t->team;
+  uint64_t start = now_ns();
+  invoke_body(body, t);
+  team->mold_busy_ns.fetch_add(now_ns() - start, memory_order_relaxed);
+  team->mold_busy_parts.fetch_add(1, memory_order_relaxed);  // read after the join, which orders them
+}
+
 void invoke(const RegionBody& body, Thread* t) {
   if (!ompt::on()) [[likely]] {
+    if (t->team->mold_timed) [[unlikely]] return invoke_timed(body, t);
     invoke_body(body, t);
     return;
   }
@@ -676,7 +686,7 @@ bool wide_league_as_fibers(int n) {
 // a tool sees as the league's initial task).
 enum class ToolRegion { Parallel, League, None };
 Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved = 0, int requested = 0,
-                 ToolRegion tool_region = ToolRegion::Parallel) {
+                 ToolRegion tool_region = ToolRegion::Parallel, bool molded = false) {
   Team* team = hot_team(me);
   wait_members_left(team);
   bool first_active = n > 1 && me == g_initial && only_serial_above(me);
@@ -697,6 +707,11 @@ Team* enter_team(Thread* me, int n, const RegionBody& body, int threads_reserved
   keep_or_set(team->active_level, me->team->active_level + (n > 1 ? 1 : 0));
   keep_or_set(team->nthreads, n);
   keep_or_set(team->body, body);
+  keep_or_set(team->mold_timed, molded);
+  if (molded) {
+    team->mold_busy_ns.store(0, memory_order_relaxed);
+    team->mold_busy_parts.store(0, memory_order_relaxed);
+  }
   if (ult::trace::on()) team->trace_id = next_team_trace_id();
   team->barrier.reset(n, ult::Worker::current());
   team->end_pending.store(n, memory_order_relaxed);
@@ -902,7 +917,10 @@ void wait_for_room(sched::MoldModel::Decision& mold, int idle, const sched::Mold
 // The region's end: what it took, into the model.
 void mold_record(Team* team) {
   uint64_t ns = now_ns() - team->mold_start_ns;
-  mold_model().record({team->mold_fn, team->mold_where, team->mold_leader}, team->nthreads, ns);
+  uint64_t busy = team->mold_busy_ns.load(memory_order_relaxed);
+  int parts = team->mold_busy_parts.load(memory_order_relaxed);
+  if (parts > 0 && parts < team->nthreads) busy = busy * uint64_t(team->nthreads) / uint64_t(parts);
+  mold_model().record({team->mold_fn, team->mold_where, team->mold_leader}, team->nthreads, ns, parts ? busy : 0);
   if (ult::trace::on()) {
     ult::trace::instant(g_k_mold, uint32_t(team->nthreads), uint32_t(team->mold_asked), uint32_t(ns / 1000),
                         uint32_t(team->mold_predicted_ns / 1000),
@@ -1087,7 +1105,8 @@ Team* open_gang(Thread* me, const ForkRequest& req, int n, bool molded) {
     }
     got = width;
     std::vector<Thread*> members(team->members.begin(), team->members.begin() + got);
-    enter_team(me, got, req.body, 0, requested_size(me, req));  // the hot team above: same context depth
+    enter_team(me, got, req.body, 0, requested_size(me, req), ToolRegion::Parallel,
+               molded);  // the hot team above: same context depth
     team->gang_key = r.key;
     team->proc_bind = 0;  // gangs are formed only without a binding policy
     for (int i = 1; i < got; ++i) {
@@ -1209,7 +1228,7 @@ Team* open_region(Thread* me, const ForkRequest& req) {
   assign_places(me->binding, n > 1 ? bind : 0, n, bindings);
   if (n == 1 || bind == 0) bindings.assign(std::size_t(n), Binding{-1, me->binding.part_start, me->binding.part_len});
   Team* team = enter_team(me, n, req.body, req.league ? 0 : n, requested_size(me, req),
-                          req.league ? ToolRegion::League : ToolRegion::Parallel);
+                          req.league ? ToolRegion::League : ToolRegion::Parallel, molded);
   team->proc_bind = n > 1 ? bind : 0;
   team->league = req.league;
 

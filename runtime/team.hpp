@@ -162,6 +162,15 @@ struct alignas(kCacheLine) Team {
   int mold_leader = 0;             // the model's leader place: the master's NUMA node
   int mold_asked = 0;              // the width the program asked for
   bool mold_exploring = false;
+  // Set with the team, before its members start (enter_team): its threads
+  // time their part of the body. The fields above are set after.
+  bool mold_timed = false;
+  // The time its threads spent in the body, summed, and how many threads
+  // measured theirs (a gcc master between GOMP_parallel_start and _end is
+  // in the program's code): what one thread would take for the same work,
+  // about (MoldModel::record).
+  Atomic<uint64_t> mold_busy_ns{0};
+  Atomic<int> mold_busy_parts{0};
   uint32_t trace_id = 0;     // this region's number in the trace (trace.cpp; 0 while tracing is off)
   int threads_reserved = 0;  // threads the fork reserved in its contention group, given back at the join
   ContentionGroup* cg = nullptr;  // the contention group (null: the program's own)

@@ -89,9 +89,20 @@ MoldModel::Decision MoldModel::choose(const Key& key, int asked, int idle) {
   return d;
 }
 
-void MoldModel::record(const Key& key, int width, uint64_t ns) {
+void MoldModel::record(const Key& key, int width, uint64_t ns, uint64_t busy_ns) {
   SpinGuard g(lock_);
-  Stats& s = table_[key].by_width[width];
+  Entry& e = table_[key];
+  if (width > 1 && busy_ns > 0) {
+    Stats& one = e.by_width[1];
+    if (one.samples == 0) one.derived = true;
+    if (one.derived) add_sample(one, 1, double(busy_ns));
+  }
+  Stats& s = e.by_width[width];
+  if (width == 1 && s.derived) s = Stats{};  // timed: the derived estimate gives way
+  add_sample(s, width, double(ns));
+}
+
+void MoldModel::add_sample(Stats& s, int width, double x) {
   // While a width is explored, its estimate is the least of its trials:
   // the first region of a width also pays for making its team (a new gang,
   // the workers' first wake-up: 2.3 ms against 0.26 ms for the next one in
@@ -105,7 +116,6 @@ void MoldModel::record(const Key& key, int width, uint64_t ns) {
   // time, so a faster one is evidence, and averaged in by a quarter, a
   // retry that found width 2 at 177 us against an estimate of 490 (two slow
   // first trials) left the chain at width 1 (330 us) to the end.
-  double x = double(ns);
   if (s.samples == 0 || x < s.ns) s.ns = x;
   else if (s.samples >= trials(width)) s.ns = 0.75 * s.ns + 0.25 * std::min(x, 2 * s.ns);
   ++s.samples;

@@ -4,7 +4,7 @@
  * (the same microtask, no affinity clause: one kind) with dyn-var true, so
  * the model picks their width. check_mold_leader.py reads the trace's
  * `mold` events: each node's regions are timed under that node as leader,
- * in a table of their own (each node explores every width itself), and
+ * in a table of their own (each node explores the width asked itself), and
  * compares with the `leader` lines printed here.
  * usage: mold_leader ROUNDS CORES_PER_NODE NODES */
 #include <omp.h>

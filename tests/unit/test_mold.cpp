@@ -195,6 +195,44 @@ TEST_CASE("mold: a node is judged by kTrials regions at its cheapest width, not 
   CHECK(at_width1[1] >= MoldModel::kTrials);
 }
 
+TEST_CASE("mold: width 1 is estimated from wider regions' time in the body until a region of one is timed",
+          "[mold]") {
+  // Regions of 2 take 100 us, their threads 90 us each in the body: one
+  // thread would take about 180. With a worker idle, width 2's trials are
+  // the whole exploration: no region of one is run for it.
+  MoldModel m;
+  int fn;
+  MoldModel::Key k{&fn, 0};
+  auto region = [&](int idle, uint64_t busy_each) {
+    MoldModel::Decision d = m.choose(k, 2, idle);
+    m.record(k, d.width, d.width == 2 ? 100000 : 150000, d.width == 2 ? 2 * busy_each : 0);
+    return d;
+  };
+  for (int i = 0; i < MoldModel::kTrials; ++i) {
+    MoldModel::Decision d = region(1, 90000);
+    CHECK(d.width == 2);
+    CHECK(d.exploring);
+  }
+  CHECK(m.estimate(k, 1) == std::pair<double, int>{180000, MoldModel::kTrials});
+  // Chosen from then on, and the estimate for one follows the regions of 2.
+  for (int i = 0; i < 20; ++i) CHECK_FALSE(region(1, 70000).exploring);
+  CHECK(m.estimate(k, 1).first == 140000);
+  // With no worker idle, the cheaper width in processor time: one (140 us
+  // against 2 x 100). Its first timed region (150 us) replaces the estimate.
+  MoldModel::Decision d = region(0, 0);
+  CHECK(d.width == 1);
+  CHECK(m.estimate(k, 1) == std::pair<double, int>{150000, 1});
+  // Regions of 2 no longer move it.
+  for (int i = 0; i < 3; ++i) m.record(k, 2, 100000, 2 * 10000);
+  CHECK(m.estimate(k, 1).first == 150000);
+  // Without the threads' times (a tool attached), width 1 is explored by a region of one.
+  MoldModel plain;
+  for (int i = 0; i < MoldModel::kTrials; ++i) plain.record(k, plain.choose(k, 2, 1).width, 100000);
+  MoldModel::Decision e = plain.choose(k, 2, 1);
+  CHECK(e.width == 1);
+  CHECK(e.exploring);
+}
+
 TEST_CASE("mold: a node whose tasks ran elsewhere is tried up to kLeaderTries times", "[mold]") {
   // Tasks queued at node 1 are all taken by node 0's workers: node 1 has no
   // time. It is tried again, up to kLeaderTries tasks, then left.
