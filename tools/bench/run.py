@@ -265,9 +265,9 @@ def main(argv=None):
                          "'tree=BOBBIN_SCHED=tree'; LD_PRELOAD=PATH runs another build of the library "
                          "in that column (a copy named libbobbin.so)")
     ap.add_argument("--best-of", action="append", default=[], metavar="COLUMN=COL1,COL2[,...]",
-                    help="after the table, per row: COLUMN against the best of COL1, COL2, ... within each "
-                         "repetition (the median of those paired ratios, and the repetitions COLUMN was at "
-                         "least as good), e.g. 'bobbin[model]=bobbin,bobbin[w1]' (repeatable)")
+                    help="after the table, per row: COLUMN against whichever of COL1, COL2, ... has the best median, "
+                         "paired (the median of the ratios within one repetition, and the repetitions COLUMN was "
+                         "at least as good), e.g. 'bobbin[model]=bobbin,bobbin[w1]' (repeatable)")
     ap.add_argument("--metric", default=None, help="RESULT key to tabulate (default overhead_us, else time_s)")
     ap.add_argument("--csv", default=None, help="write one line per result and runtime to this CSV file")
     ap.add_argument("--json", default=None, help="write every sample and median to this JSON file")
@@ -561,26 +561,32 @@ def main(argv=None):
         print("paired: the median over repetitions of that ratio within each repetition (the two runs")
         print("       seconds apart), and in how many repetitions Bobbin was at least as good.")
     for col, others in best_of:
+        # Against the column with the best median (one width chosen for the
+        # whole row, as a user fixing it would), paired; not against the
+        # best of them in each repetition, whose least of several noisy
+        # times flatters the fixed side.
         print()
-        print("%s against the best of %s within each repetition (paired: the median of the ratios, and in how"
+        print("%s against the best of %s (the column with the best median), paired: the median over"
               % (col, ", ".join(others)))
-        print("many repetitions %s was at least as good; the best column's median beside it):" % col)
+        print("repetitions of the ratio within one, and in how many %s was at least as good:" % col)
         for rowname, label, rname in rows:
             recs = {r["runtime"]: r for r in records if r["row"] == rowname}
             metric = recs[col]["metric"]
-            series = [[s.get(metric) for s in recs[c]["samples"]] for c in [col] + others]
-            n = len(series[0])
-            if not n or any(len(v) != n or not all(isinstance(x, float) and x for x in v) for v in series):
+            higher_better = metric.endswith("_per_s") or metric in ("gflops",)
+            medians = {c: recs[c]["median"] for c in others if recs[c]["median"] is not None}
+            mine = [s.get(metric) for s in recs[col]["samples"]]
+            if not medians or not mine:
                 print("  %-24s -" % rowname)
                 continue
-            higher_better = metric.endswith("_per_s") or metric in ("gflops",)
-            pick = max if higher_better else min
-            best = [pick(v[i] for v in series[1:]) for i in range(n)]
-            pr = [m / b for m, b in zip(series[0], best)]
-            wins = sum(1 for m, b in zip(series[0], best) if (m >= b if higher_better else m <= b))
-            fixed = {c: recs[c]["median"] for c in others}
-            print("  %-24s %.2f %d/%d   (best median: %s %s)" % (rowname, statistics.median(pr), wins, n,
-                                                             pick(fixed, key=fixed.get), fmt_num(pick(fixed.values()))))
+            best = (max if higher_better else min)(medians, key=medians.get)
+            theirs = [s.get(metric) for s in recs[best]["samples"]]
+            if len(theirs) != len(mine) or not all(isinstance(x, float) and x for x in mine + theirs):
+                print("  %-24s -   (best: %s)" % (rowname, best))
+                continue
+            pr = [m / b for m, b in zip(mine, theirs)]
+            wins = sum(1 for m, b in zip(mine, theirs) if (m >= b if higher_better else m <= b))
+            print("  %-24s %.3f %d/%d   (best: %s, median %s)" % (rowname, statistics.median(pr), wins, len(pr),
+                                                               best, fmt_num(medians[best])))
     for i, f in enumerate(footnotes, 1):
         print("[%d] %s" % (i, f))
 
