@@ -147,7 +147,7 @@ MoldModel::LeaderChoice MoldModel::choose_leader(const void* fn, uintptr_t where
     auto it = table_.find(Key{fn, where, l});
     if (it == table_.end() || !candidate(l)) continue;
     for (const auto& [w, s] : it->second.by_width) {
-      samples[l] += s.samples;
+      if (!s.derived) samples[l] += s.samples;  // regions timed (a derived estimate counts them twice)
       if (s.samples >= trials(w) && (cost[l] == 0 || s.ns * w < cost[l])) cost[l] = s.ns * w, cost_samples[l] = s.samples;
     }
   }
