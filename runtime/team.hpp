@@ -166,9 +166,9 @@ struct alignas(kCacheLine) Team {
   // time their part of the body. The fields above are set after.
   bool mold_timed = false;
   // The time its threads spent in the body, summed, and how many threads
-  // measured theirs (a gcc master between GOMP_parallel_start and _end is
-  // in the program's code): what one thread would take for the same work,
-  // about (MoldModel::record).
+  // measured theirs (not a master that runs its part in the program's own
+  // code, between the gcc ABI's separate start and end of the region): what
+  // one thread would take for the same work, about (MoldModel::record).
   Atomic<uint64_t> mold_busy_ns{0};
   Atomic<int> mold_busy_parts{0};
   uint32_t trace_id = 0;     // this region's number in the trace (trace.cpp; 0 while tracing is off)
