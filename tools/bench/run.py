@@ -221,6 +221,23 @@ def primary_metric(rows_samples, forced):
     return "time_s"
 
 
+def higher_better(metric):
+    return metric.endswith("_per_s") or metric in ("gflops",)
+
+
+def paired_ratio(mine, theirs, metric):
+    """The median over repetitions of mine / theirs within one repetition, with the
+    repetitions mine was at least as good, from two columns' samples; None unless
+    both hold a number for every repetition (theirs not 0)."""
+    mv = [s.get(metric) for s in mine]
+    tv = [s.get(metric) for s in theirs]
+    if not mv or len(mv) != len(tv) or not all(isinstance(v, float) for v in mv + tv) or 0 in tv:
+        return None
+    hb = higher_better(metric)
+    wins = sum(1 for m, t in zip(mv, tv) if (m >= t if hb else m <= t))
+    return {"ratio": statistics.median(m / t for m, t in zip(mv, tv)), "wins": wins, "n": len(mv)}
+
+
 def fmt_num(v):
     """Three significant digits, without exponents for the usual ranges."""
     if abs(v) >= 1000:
@@ -511,15 +528,7 @@ def main(argv=None):
             ratio = mine / theirs if (mine is not None and theirs) else None
             by_rt[rt]["ratio"] = ratio
             line["ratios"][rt] = "%.2f" % ratio if ratio is not None else "-"
-            mv = [s.get(metric) for s in by_rt[rt]["samples"]]
-            tv = [s.get(metric) for s in by_rt.get(base, {}).get("samples", [])]
-            paired = None
-            if (mv and len(mv) == len(tv) and all(isinstance(v, float) for v in mv + tv)
-                    and all(t != 0 for t in tv)):
-                higher_better = metric.endswith("_per_s") or metric in ("gflops",)
-                pr = [m / t for m, t in zip(mv, tv)]
-                wins = sum(1 for m, t in zip(mv, tv) if (m >= t if higher_better else m <= t))
-                paired = {"ratio": statistics.median(pr), "wins": wins, "n": len(pr)}
+            paired = paired_ratio(by_rt[rt]["samples"], by_rt.get(base, {}).get("samples", []), metric)
             by_rt[rt]["paired"] = paired
             line["paired"][rt] = ("%.2f %d/%d" % (paired["ratio"], paired["wins"], paired["n"])
                                   if paired else "-")
@@ -572,20 +581,16 @@ def main(argv=None):
         for rowname, label, rname in rows:
             recs = {r["runtime"]: r for r in records if r["row"] == rowname}
             metric = recs[col]["metric"]
-            higher_better = metric.endswith("_per_s") or metric in ("gflops",)
             medians = {c: recs[c]["median"] for c in others if recs[c]["median"] is not None}
-            mine = [s.get(metric) for s in recs[col]["samples"]]
-            if not medians or not mine:
+            if not medians:
                 print("  %-24s -" % rowname)
                 continue
-            best = (max if higher_better else min)(medians, key=medians.get)
-            theirs = [s.get(metric) for s in recs[best]["samples"]]
-            if len(theirs) != len(mine) or not all(isinstance(x, float) and x for x in mine + theirs):
+            best = (max if higher_better(metric) else min)(medians, key=medians.get)
+            p = paired_ratio(recs[col]["samples"], recs[best]["samples"], metric)
+            if not p:
                 print("  %-24s -   (best: %s)" % (rowname, best))
                 continue
-            pr = [m / b for m, b in zip(mine, theirs)]
-            wins = sum(1 for m, b in zip(mine, theirs) if (m >= b if higher_better else m <= b))
-            print("  %-24s %.3f %d/%d   (best: %s, median %s)" % (rowname, statistics.median(pr), wins, len(pr),
+            print("  %-24s %.3f %d/%d   (best: %s, median %s)" % (rowname, p["ratio"], p["wins"], p["n"],
                                                                best, fmt_num(medians[best])))
     for i, f in enumerate(footnotes, 1):
         print("[%d] %s" % (i, f))
@@ -674,8 +679,7 @@ def plot_ratios(records, runtimes, path, subtitle):
     def cost(rec, value):
         if value is None:
             return None
-        higher_better = rec["metric"].endswith("_per_s") or rec["metric"] in ("gflops",)
-        return (1.0 / value if value else None) if higher_better else value
+        return (1.0 / value if value else None) if higher_better(rec["metric"]) else value
 
     fig, axes = plt.subplots(1, len(columns), figsize=(5.5 * len(columns), 0.9 + 0.32 * len(rows)), squeeze=False)
     for ax, rt in zip(axes[0], columns):
