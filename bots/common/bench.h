@@ -91,13 +91,12 @@ static inline long bench_long_arg(int argc, char **argv, int i, long def, const 
  * benchmark run (tools/bench/run.py --variant 'w1=BENCH_WIDTH=1'), each
  * repetition timing every width. */
 static inline int bench_width_arg(int argc, char **argv, int i) {
-  const char *env = getenv("BENCH_WIDTH");
-  char *one[2] = {argv[0], (char *)env};
+  char *env = getenv("BENCH_WIDTH");
   if (env && *env) {
-    argc = 2, argv = one, i = 1;
+    char *given[2] = {argv[0], env};
+    return strcmp(env, "all") ? (int)bench_long_arg(2, given, 1, 1, "BENCH_WIDTH") : 0;
   }
-  if (argc <= i || !strcmp(argv[i], "all")) return 0;
-  return (int)bench_long_arg(argc, argv, i, 1, env && *env ? "BENCH_WIDTH" : "W");
+  return argc > i && strcmp(argv[i], "all") ? (int)bench_long_arg(argc, argv, i, 1, "W") : 0;
 }
 
 static inline int bench_cmp_double(const void *a, const void *b) {
