@@ -46,10 +46,12 @@
 // Width 1 is not run to be explored: until a region of one is timed, its
 // estimate is what the threads of each wider region spent in the body,
 // summed (the same work done by one thread: about its time, a little more
-// where the threads shared a bandwidth, a little less where they shared
-// the data in their caches), kept current by every wider region. A chain
-// of 40 stencil sweeps on 2 workers lost 2.3% to its one sweep at width 1.
-// It is still retried, as any width, and a timed region replaces it.
+// where the threads shared a bandwidth, less where the data fitted their
+// caches together and not one's alone), kept current by every wider region.
+// A chain of 40 stencil sweeps on 2 workers lost 2.3% to its one sweep at
+// width 1. It is still retried, as any width (its time taken as at least
+// what a perfect division of the chosen width implies), and a timed region
+// replaces it.
 // Thread-safe; one instance per run (runtime/team.cpp).
 #pragma once
 
@@ -102,8 +104,10 @@ class MoldModel {
   // threads' time in the body, summed.
   void record(const Key& key, int width, uint64_t ns, uint64_t busy_ns = 0);
   // What the caller's wait for a decision's wider width found: room for it
-  // in time, or not.
-  void waited(const Key& key, bool room);
+  // in time, or not. Returns whether the wait before it found room (or
+  // there was none): a miss after a success is taken as a worker late
+  // from its last region, not as a DAG that keeps the workers busy.
+  bool waited(const Key& key, bool room);
 
   // Leaders: the node a task that opens regions of a kind is queued at.
   // Each of `leaders` nodes is given tasks until kLeaderTrials regions were

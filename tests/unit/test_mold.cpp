@@ -233,6 +233,36 @@ TEST_CASE("mold: width 1 is estimated from wider regions' time in the body until
   CHECK(e.exploring);
 }
 
+TEST_CASE("mold: a derived width-1 estimate is retried as if one thread took at least the perfect division's time",
+          "[mold]") {
+  // Regions of 2 take 100 us, their threads 60 us each in the body:
+  // derived, width 1 is 120 us. A retry of it is budgeted as if it took
+  // 2 x 100 (a perfect division of the chosen region), not 120: at
+  // kRetryShare, after 64 decisions, not after kRetry (32).
+  MoldModel m;
+  int fn;
+  MoldModel::Key k{&fn, 0};
+  int first_retry = -1;
+  for (int i = 0; i < 200 && first_retry < 0; ++i) {
+    MoldModel::Decision d = m.choose(k, 2, 1);
+    if (d.width == 1) first_retry = i - MoldModel::kTrials;
+    m.record(k, d.width, 100000, d.width == 2 ? 2 * 60000 : 0);
+  }
+  CHECK(first_retry == 63);  // the 64th decision after the exploration
+  // Timed, the estimate is what the region took, and budgets the next retry.
+  CHECK(m.estimate(k, 1) == std::pair<double, int>{100000, 1});
+}
+
+TEST_CASE("mold: a wait that finds no room says whether the one before it found room", "[mold]") {
+  MoldModel m;
+  int fn;
+  MoldModel::Key k{&fn, 0};
+  CHECK(m.waited(k, false));  // no wait before: a worker late, not a busy DAG
+  CHECK_FALSE(m.waited(k, false));
+  CHECK_FALSE(m.waited(k, true));  // the one before found none
+  CHECK(m.waited(k, false));
+}
+
 TEST_CASE("mold: a node whose tasks ran elsewhere is tried up to kLeaderTries times", "[mold]") {
   // Tasks queued at node 1 are all taken by node 0's workers: node 1 has no
   // time. It is tried again, up to kLeaderTries tasks, then left.
