@@ -143,9 +143,6 @@ class alignas(kCacheLine) Worker {
     Fiber* r = running_hint();
     return r == &idle_ || (r != nullptr && r == waiting_for_work_.load(memory_order_relaxed));
   }
-  // A worker the pool has just started whose thread has not reached its
-  // loop yet (it runs what is queued on it as soon as it does). A hint.
-  bool starting() const { return own_thread_ && running_hint() == nullptr; }
   // On worker 0's own thread only: runs the initial placement hook (above).
   static void check_initial_placement();
   // Blocks the calling fiber until unpark(); may return spuriously, so callers
