@@ -36,5 +36,9 @@ const std::vector<int>& allowed_cpus();
 bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus);
 // The OS processor the calling thread runs on now (-1 if unknown).
 int current_cpu();
+// Whether a thread the program starts from a pool worker gets the
+// process's mask rather than the worker's (create_linux.cpp): the runtime
+// says so when the program asked for no binding.
+void set_children_unbound(bool on);
 
 }  // namespace bobbin::ult
