@@ -25,12 +25,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
-#include <vector>
 
 #include "ult/atomic.hpp"
 #include "ult/block_wait.hpp"
@@ -50,32 +46,6 @@ Atomic<bool> g_unbound{false};
 
 __attribute__((constructor)) void resolve_next() {
   g_next.store(reinterpret_cast<CreateFn>(block::next_symbol("pthread_create", "GLIBC_2.34")), memory_order_relaxed);
-}
-
-// The process's mask (allowed_cpus, read once), in a buffer wide enough
-// for the kernel's: sched_getaffinity fails on a narrower one.
-struct ProcessMask {
-  cpu_set_t* set = nullptr;
-  std::size_t size = 0;
-};
-const ProcessMask& process_mask() {
-  static const ProcessMask m = [] {
-    ProcessMask p;
-    const std::vector<int>& cpus = allowed_cpus();
-    if (cpus.empty()) return p;
-    long bits = std::max<long>({CPU_SETSIZE, sysconf(_SC_NPROCESSORS_CONF), long(cpus.back()) + 1});
-    p.set = CPU_ALLOC(std::size_t(bits));
-    if (!p.set) return p;
-    p.size = CPU_ALLOC_SIZE(std::size_t(bits));
-    CPU_ZERO_S(p.size, p.set);
-    for (int c : cpus) CPU_SET_S(std::size_t(c), p.size, p.set);
-    return p;
-  }();
-  return m;
-}
-
-bool set_own_mask(const cpu_set_t* set, std::size_t size) {
-  return syscall(SYS_sched_setaffinity, 0, size, set) == 0;
 }
 
 }  // namespace
@@ -98,34 +68,23 @@ extern "C" int bobbin_pthread_create(pthread_t* thread, const pthread_attr_t* at
   if (!g_unbound.load(bobbin::memory_order_relaxed) || !w || !w->dedicated() ||
       block::from_runtime(__builtin_return_address(0)))
     return next(thread, attr, start, arg);
-  const ProcessMask& all = process_mask();
-  if (!all.set) return next(thread, attr, start, arg);
-  cpu_set_t* mine = CPU_ALLOC(all.size * 8);
-  if (!mine) return next(thread, attr, start, arg);
-  CPU_ZERO_S(all.size, mine);
+  static const CpuMask all(allowed_cpus());
+  CpuMask mine = CpuMask::of_current_thread();
+  if (all.empty() || mine.empty() || mine == all) return next(thread, attr, start, arg);  // not narrowed
   int rc;
-  if (syscall(SYS_sched_getaffinity, 0, all.size, mine) <= 0 || CPU_EQUAL_S(all.size, mine, all.set)) {
-    rc = next(thread, attr, start, arg);  // not narrowed: nothing to undo
-  } else if (!attr) {
+  if (!attr) {
     pthread_attr_t own;
     pthread_attr_init(&own);
-    pthread_attr_setaffinity_np(&own, all.size, all.set);
+    pthread_attr_setaffinity_np(&own, all.bytes(), all.set());
     rc = next(thread, &own, start, arg);
     pthread_attr_destroy(&own);
   } else {
-    bool widened = set_own_mask(all.set, all.size);
+    bool widened = pin_current_thread(all);
     rc = next(thread, attr, start, arg);
     // Back to the worker's mask, unless the runtime pinned the worker
     // elsewhere meanwhile (places.cpp moves a worker off the processor the
     // unbound initial thread runs on, from that thread).
-    cpu_set_t* now = widened ? CPU_ALLOC(all.size * 8) : nullptr;
-    if (now) {
-      CPU_ZERO_S(all.size, now);
-      if (syscall(SYS_sched_getaffinity, 0, all.size, now) > 0 && CPU_EQUAL_S(all.size, now, all.set))
-        set_own_mask(mine, all.size);
-      CPU_FREE(now);
-    }
+    if (widened && CpuMask::of_current_thread() == all) pin_current_thread(mine);
   }
-  CPU_FREE(mine);
   return rc;
 }

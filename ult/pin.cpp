@@ -75,6 +75,22 @@ CpuMask::CpuMask(const std::vector<int>& os_cpus) {
   }
 }
 
+CpuMask CpuMask::of_current_thread() {
+  CpuMask m;
+  // The kernel fails the call on a buffer narrower than its own mask.
+  for (std::size_t words = 16; words <= (std::size_t(1) << 16); words *= 2) {
+    m.bits_.assign(words, 0);
+    long got = syscall(SYS_sched_getaffinity, 0, words * sizeof(unsigned long), m.bits_.data());
+    if (got > 0) {
+      while (!m.bits_.empty() && m.bits_.back() == 0) m.bits_.pop_back();
+      return m;
+    }
+    if (errno != EINVAL) break;
+  }
+  m.bits_.clear();
+  return m;
+}
+
 bool pin_current_thread(const CpuMask& mask) {
   if (mask.empty()) return false;
   // The system call itself, not a library's wrapper: nothing but the kernel

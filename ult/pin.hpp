@@ -2,6 +2,9 @@
 // This and scheduler/topology.cpp are the only files that include hwloc.h.
 #pragma once
 
+#include <sched.h>
+
+#include <cstddef>
 #include <vector>
 
 struct hwloc_topology;
@@ -18,11 +21,18 @@ bool pin_current_thread(const std::vector<int>& os_cpus);
 class CpuMask {
  public:
   explicit CpuMask(const std::vector<int>& os_cpus);
+  // The calling thread's mask (empty if it cannot be read).
+  static CpuMask of_current_thread();
   bool empty() const { return bits_.empty(); }
+  bool operator==(const CpuMask& o) const { return bits_ == o.bits_; }
+  // For a thread attribute (pthread_attr_setaffinity_np).
+  const cpu_set_t* set() const { return reinterpret_cast<const cpu_set_t*>(bits_.data()); }
+  std::size_t bytes() const { return bits_.size() * sizeof(unsigned long); }
 
  private:
+  CpuMask() = default;
   friend bool pin_current_thread(const CpuMask& mask);
-  std::vector<unsigned long> bits_;
+  std::vector<unsigned long> bits_;  // no zero words at the end
 };
 // Binds the calling thread to `mask`: one system call, no allocation, so a
 // signal handler may call it. Returns false if the set is empty or the
