@@ -265,7 +265,7 @@ void initialize() {
   set_gang_nearness(*g_topology);
   end_runtime_loads();
   g_pin_initial = binding_requested();
-  ult::set_children_unbound(!g_pin_initial);
+  ult::set_program_unbound(!g_pin_initial);
   ult::set_fiber_describer(&describe_fiber);
   sched::install_worker_loop();
   progress_init();

@@ -12,7 +12,7 @@
 // started its request threads from a region: 7.8 s against 1.3).
 //
 // So when the runtime says the program asked for no binding
-// (set_children_unbound), a call from a dedicated worker's thread whose
+// (set_program_unbound, pin.hpp), a call from a dedicated worker's thread whose
 // mask is narrower than the process's creates the child with the process's
 // mask: through an attribute of our own when the caller passed none, else
 // by widening the caller's own mask for the duration of the call (the
@@ -42,15 +42,12 @@ using CreateFn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), vo
 // Atomic: a library's constructor may start threads before ours runs
 // (OpenBLAS does); every writer stores the same value (as stack_attr.cpp).
 Atomic<CreateFn> g_next{nullptr};
-Atomic<bool> g_unbound{false};
 
 __attribute__((constructor)) void resolve_next() {
   g_next.store(reinterpret_cast<CreateFn>(block::next_symbol("pthread_create", "GLIBC_2.34")), memory_order_relaxed);
 }
 
 }  // namespace
-
-void set_children_unbound(bool on) { g_unbound.store(on, memory_order_relaxed); }
 
 }  // namespace bobbin::ult
 
@@ -65,7 +62,7 @@ extern "C" int bobbin_pthread_create(pthread_t* thread, const pthread_attr_t* at
   CreateFn next = g_next.load(bobbin::memory_order_relaxed);
   if (!next) return ENOSYS;
   Worker* w = Worker::current();
-  if (!g_unbound.load(bobbin::memory_order_relaxed) || !w || !w->dedicated() ||
+  if (!program_unbound() || !w || !w->dedicated() ||
       block::from_runtime(__builtin_return_address(0)))
     return next(thread, attr, start, arg);
   static const CpuMask all(allowed_cpus());

@@ -13,6 +13,7 @@
 
 #include <mutex>
 
+#include "ult/atomic.hpp"
 #include "ult/log.hpp"
 #include "ult/thread_info.hpp"
 
@@ -48,10 +49,33 @@ hwloc_topology* machine_topology() {
 
 namespace {
 
+Atomic<bool> g_program_unbound{false};
+Atomic<bool> g_program_pinned{false};
+thread_local int t_runtime_affinity = 0;
+
+// Marks the calling thread's hwloc affinity calls as the runtime's own.
+struct RuntimeAffinity {
+  RuntimeAffinity() { ++t_runtime_affinity; }
+  ~RuntimeAffinity() { --t_runtime_affinity; }
+  RuntimeAffinity(const RuntimeAffinity&) = delete;
+  RuntimeAffinity& operator=(const RuntimeAffinity&) = delete;
+};
+
+}  // namespace
+
+void set_program_unbound(bool on) { g_program_unbound.store(on, memory_order_relaxed); }
+bool program_unbound() { return g_program_unbound.load(memory_order_relaxed); }
+bool program_pinned() { return g_program_pinned.load(memory_order_relaxed); }
+void note_program_pin() { g_program_pinned.store(true, memory_order_relaxed); }
+bool in_runtime_affinity() { return t_runtime_affinity != 0; }
+
+namespace {
+
 // Builds the cpuset of `os_cpus` and hands it to `bind` (one hwloc call).
 template <class Bind>
 bool bind_to(const std::vector<int>& os_cpus, Bind bind) {
   if (os_cpus.empty()) return false;
+  RuntimeAffinity mine;
   hwloc_topology_t t = machine_topology();
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   for (int c : os_cpus) hwloc_bitmap_set(set, unsigned(c));
@@ -101,6 +125,7 @@ bool pin_current_thread(const CpuMask& mask) {
 namespace {
 
 std::vector<int> read_allowed_cpus() {
+  RuntimeAffinity mine;
   hwloc_topology_t t = machine_topology();
   std::vector<int> out;
   hwloc_const_bitmap_t allowed = hwloc_topology_get_allowed_cpuset(t);
@@ -146,7 +171,8 @@ int current_cpu() { return sched_getcpu(); }
 // mask) and put every worker on it. libgomp's calls are answered here
 // without effect: Bobbin serves the program's OpenMP, and binds the initial
 // thread itself when binding is asked for. Every other caller goes through
-// to the C library. libgomp asks for the symbol at GLIBC_2.34, so it is
+// to the C library; one that is not the runtime is the program pinning a
+// thread itself (note_program_pin). libgomp asks for the symbol at GLIBC_2.34, so it is
 // exported at that node (abi/bobbin.map); the C library's comes next in the
 // lookup order (RTLD_NEXT).
 extern "C" __attribute__((visibility("default"))) int bobbin_setaffinity(pthread_t thread, size_t size,
@@ -162,5 +188,6 @@ extern "C" int bobbin_setaffinity(pthread_t thread, size_t size, const cpu_set_t
     if (!strncmp(base, "libgomp.so", 10)) return 0;
   }
   if (!next) return ENOSYS;
+  if (!bobbin::ult::in_runtime_affinity()) bobbin::ult::note_program_pin();
   return next(thread, size, set);
 }

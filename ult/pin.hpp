@@ -46,9 +46,21 @@ const std::vector<int>& allowed_cpus();
 bool pin_thread(unsigned long pthread, const std::vector<int>& os_cpus);
 // The OS processor the calling thread runs on now (-1 if unknown).
 int current_cpu();
-// Whether a thread the program starts from a pool worker gets the
-// process's mask rather than the worker's (create_linux.cpp): the runtime
-// says so when the program asked for no binding.
-void set_children_unbound(bool on);
+// Whether the program asked for no binding (the runtime says so at start):
+// then the pool workers' pins are the runtime's business alone, and the
+// program sees its threads as libomp's and libgomp's unbound ones: a thread
+// it starts from a worker gets the process's mask (create_linux.cpp), and a
+// worker's mask reads as the process's (affinity_linux.cpp).
+void set_program_unbound(bool on);
+bool program_unbound();
+// Whether the program set some thread's mask itself (sched_setaffinity or
+// pthread_setaffinity_np, not from the runtime): from then on every mask
+// reads as the kernel has it.
+bool program_pinned();
+void note_program_pin();
+// True on a thread while the runtime itself binds threads or reads masks
+// through hwloc (whose calls reach the C library's entries, which Bobbin
+// interposes).
+bool in_runtime_affinity();
 
 }  // namespace bobbin::ult
