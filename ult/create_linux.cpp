@@ -12,9 +12,9 @@
 // started its request threads from a region: 7.8 s against 1.3).
 //
 // So when the runtime says the program asked for no binding
-// (set_program_unbound, pin.hpp), a call from a dedicated worker's thread whose
-// mask is narrower than the process's creates the child with the process's
-// mask: through an attribute of our own when the caller passed none, else
+// (set_program_unbound, pin.hpp), a call from a dedicated worker's thread
+// whose mask is narrower than the process's creates the child with the
+// process's mask: through an attribute of our own when the caller passed none, else
 // by widening the caller's own mask for the duration of the call (the
 // child inherits it at clone; an affinity the caller's attribute names is
 // applied after that, by the C library, so it still wins). With binding

@@ -172,9 +172,9 @@ int current_cpu() { return sched_getcpu(); }
 // without effect: Bobbin serves the program's OpenMP, and binds the initial
 // thread itself when binding is asked for. Every other caller goes through
 // to the C library; one that is not the runtime is the program pinning a
-// thread itself (note_program_pin). libgomp asks for the symbol at GLIBC_2.34, so it is
-// exported at that node (abi/bobbin.map); the C library's comes next in the
-// lookup order (RTLD_NEXT).
+// thread itself (note_program_pin). libgomp asks for the symbol at
+// GLIBC_2.34, so it is exported at that node (abi/bobbin.map); the C
+// library's comes next in the lookup order (RTLD_NEXT).
 extern "C" __attribute__((visibility("default"))) int bobbin_setaffinity(pthread_t thread, size_t size,
                                                                        const cpu_set_t* set)
     __asm__("pthread_setaffinity_np");
