@@ -45,6 +45,7 @@
 #include "runtime/places.hpp"
 #include "runtime/settings.hpp"
 #include "runtime/team.hpp"
+#include "ult/pin.hpp"
 #include "ult/thread_info.hpp"
 
 namespace bobbin::rt {
@@ -129,7 +130,9 @@ bool field_value(char type, std::string* out, bool* numeric) {
       return true;
     case 'A':
       *numeric = false;
-      *out = cpu_list(ult::current_thread_cpus());
+      // An unbound thread's: the process's processors, as libomp shows
+      // them (the worker under it is pinned all the same).
+      *out = cpu_list(ult::reads_process_mask() ? ult::allowed_cpus() : ult::current_thread_cpus());
       return true;
     default:
       return false;

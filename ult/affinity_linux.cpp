@@ -66,9 +66,7 @@ Fn next(Atomic<Fn>& slot) {
 // Whether a successful read of the calling thread's own mask, by a caller
 // at `ret`, is answered with the process's mask.
 bool reads_as_process(const void* ret) {
-  if (!program_unbound() || program_pinned() || in_runtime_affinity() || block::from_runtime(ret)) return false;
-  Worker* w = Worker::current();
-  return w && (w->dedicated() || w->spare());
+  return !in_runtime_affinity() && !block::from_runtime(ret) && reads_process_mask();
 }
 
 // The process's mask into the caller's set of `size` bytes (the kernel
@@ -80,6 +78,12 @@ void fill_process_mask(size_t size, cpu_set_t* set) {
 }
 
 }  // namespace
+
+bool reads_process_mask() {
+  if (!program_unbound() || program_pinned()) return false;
+  Worker* w = Worker::current();
+  return w && (w->dedicated() || w->spare());
+}
 
 }  // namespace bobbin::ult
 

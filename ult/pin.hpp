@@ -58,6 +58,11 @@ bool program_unbound();
 // reads as the kernel has it.
 bool program_pinned();
 void note_program_pin();
+// Whether the calling thread's own mask reads as the process's to the
+// program (affinity_linux.cpp): no binding asked for, none set by the
+// program, and a kernel thread of the runtime's own. The runtime's own
+// reports of a thread's processors (OMP_DISPLAY_AFFINITY's %A) follow it.
+bool reads_process_mask();
 // True on a thread while the runtime itself binds threads or reads masks
 // through hwloc (whose calls reach the C library's entries, which Bobbin
 // interposes).
