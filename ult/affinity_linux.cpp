@@ -57,21 +57,21 @@ __attribute__((constructor)) void resolve_affinity() {
                      memory_order_relaxed);
 }
 
+// The C library's entry; null with errno ENOSYS if it has none.
 template <class Fn>
 Fn next(Atomic<Fn>& slot) {
   if (!slot.load(memory_order_relaxed)) resolve_affinity();
-  return slot.load(memory_order_relaxed);
+  Fn fn = slot.load(memory_order_relaxed);
+  if (!fn) errno = ENOSYS;
+  return fn;
 }
 
-// Whether a successful read of the calling thread's own mask, by a caller
-// at `ret`, is answered with the process's mask.
-bool reads_as_process(const void* ret) {
-  return !in_runtime_affinity() && !block::from_runtime(ret) && reads_process_mask();
-}
-
-// The process's mask into the caller's set of `size` bytes (the kernel
-// accepted that size, so it holds every processor it knows).
-void fill_process_mask(size_t size, cpu_set_t* set) {
+// After a successful read (the kernel accepted `size` bytes, so the set
+// holds every processor it knows): the process's mask instead, when it was
+// the calling thread's own mask (`own`), read by the program (a caller at
+// `ret`) on a thread whose mask reads so (reads_process_mask).
+void as_the_program_sees(bool own, const void* ret, size_t size, cpu_set_t* set) {
+  if (!own || in_runtime_affinity() || block::from_runtime(ret) || !reads_process_mask()) return;
   CPU_ZERO_S(size, set);
   for (int c : allowed_cpus())
     if (size_t(c) < size * 8) CPU_SET_S(size_t(c), size, set);
@@ -93,13 +93,9 @@ extern "C" __attribute__((visibility("default"))) int bobbin_sched_getaffinity(p
 extern "C" int bobbin_sched_getaffinity(pid_t pid, size_t size, cpu_set_t* set) {
   using namespace bobbin::ult;
   GetFn get = next(g_get);
-  if (!get) {
-    errno = ENOSYS;
-    return -1;
-  }
+  if (!get) return -1;
   int rc = get(pid, size, set);
-  if (rc == 0 && (pid == 0 || pid == gettid()) && reads_as_process(__builtin_return_address(0)))
-    fill_process_mask(size, set);
+  if (rc == 0) as_the_program_sees(pid == 0 || pid == gettid(), __builtin_return_address(0), size, set);
   return rc;
 }
 
@@ -111,8 +107,7 @@ extern "C" int bobbin_pthread_getaffinity_np(pthread_t thread, size_t size, cpu_
   ThreadGetFn get = next(g_thread_get);
   if (!get) return ENOSYS;
   int rc = get(thread, size, set);
-  if (rc == 0 && pthread_equal(thread, pthread_self()) && reads_as_process(__builtin_return_address(0)))
-    fill_process_mask(size, set);
+  if (rc == 0) as_the_program_sees(pthread_equal(thread, pthread_self()), __builtin_return_address(0), size, set);
   return rc;
 }
 
@@ -122,10 +117,7 @@ extern "C" __attribute__((visibility("default"))) int bobbin_sched_setaffinity(p
 extern "C" int bobbin_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t* set) {
   using namespace bobbin::ult;
   SetFn put = next(g_set);
-  if (!put) {
-    errno = ENOSYS;
-    return -1;
-  }
+  if (!put) return -1;
   if (!in_runtime_affinity() && !block::from_runtime(__builtin_return_address(0))) note_program_pin();
   return put(pid, size, set);
 }
