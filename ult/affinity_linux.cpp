@@ -21,6 +21,18 @@
 // the C library's. With binding asked for, a thread reads its place's
 // processors, as under libomp.
 //
+// sched_getaffinity's entry point jumps straight on to the C library's
+// while no read can be answered so (binding asked for, or the program pins
+// threads: bobbin_affinity_answers, pin.cpp), so that a spin loop polling
+// it is still in the C library's frameless wrapper, called from the
+// program, when the monitor's preemption signal comes (preempt_linux.cpp's
+// leaf_call_return). Through a C function instead, it was not preemptible
+// there: a bound nested team wider than the processors, whose members spin
+// for each other and read their masks as they spin (the conformance test
+// aff_spin_mask), hung. When a read may be answered so, the call is a
+// scheduling point instead: it lets the worker's queued fibers run first,
+// as sched_yield does (yield_linux.cpp).
+//
 // A program's own sched_setaffinity comes through here too: it says the
 // program pins (pthread_setaffinity_np's is noted in pin.cpp).
 //
@@ -34,24 +46,32 @@
 #include "ult/atomic.hpp"
 #include "ult/block_wait.hpp"
 #include "ult/pin.hpp"
+#include "ult/spinlock.hpp"
 #include "ult/worker.hpp"
+
+using GetFn = int (*)(pid_t, size_t, cpu_set_t*);
+
+// The C library's sched_getaffinity, for the entry point's jump (hidden:
+// the entry point reads it from its own object). Written by the
+// constructor below, or by the slow path if a call comes first; every
+// writer stores the same value.
+extern "C" __attribute__((visibility("hidden"))) GetFn bobbin_next_getaffinity;
+GetFn bobbin_next_getaffinity;
 
 namespace bobbin::ult {
 
 namespace {
 
-using GetFn = int (*)(pid_t, size_t, cpu_set_t*);
 using SetFn = int (*)(pid_t, size_t, const cpu_set_t*);
 using ThreadGetFn = int (*)(pthread_t, size_t, cpu_set_t*);
 
 // Atomic: another library's constructor may call these before ours runs;
 // every writer stores the same value.
-Atomic<GetFn> g_get{nullptr};
 Atomic<SetFn> g_set{nullptr};
 Atomic<ThreadGetFn> g_thread_get{nullptr};
 
 __attribute__((constructor)) void resolve_affinity() {
-  g_get.store(reinterpret_cast<GetFn>(block::next_symbol("sched_getaffinity", "GLIBC_2.3.4")), memory_order_relaxed);
+  bobbin_next_getaffinity = reinterpret_cast<GetFn>(block::next_symbol("sched_getaffinity", "GLIBC_2.3.4"));
   g_set.store(reinterpret_cast<SetFn>(block::next_symbol("sched_setaffinity", "GLIBC_2.3.4")), memory_order_relaxed);
   g_thread_get.store(reinterpret_cast<ThreadGetFn>(block::next_symbol("pthread_getaffinity_np", "GLIBC_2.32")),
                      memory_order_relaxed);
@@ -70,8 +90,12 @@ Fn next(Atomic<Fn>& slot) {
 // holds every processor it knows): the process's mask instead, when it was
 // the calling thread's own mask (`own`), read by the program (a caller at
 // `ret`) on a thread whose mask reads so (reads_process_mask).
+// A read so answered by the program is a scheduling point for the worker's
+// queued fibers (the entry's jump, which keeps a polling loop preemptible,
+// is not taken then).
 void as_the_program_sees(bool own, const void* ret, size_t size, cpu_set_t* set) {
   if (!own || in_runtime_affinity() || block::from_runtime(ret) || !reads_process_mask()) return;
+  if (t_spinlocks_held == 0) Worker::yield_to_queued();
   CPU_ZERO_S(size, set);
   for (int c : allowed_cpus())
     if (size_t(c) < size * 8) CPU_SET_S(size_t(c), size, set);
@@ -87,17 +111,48 @@ bool reads_process_mask() {
 
 }  // namespace bobbin::ult
 
-extern "C" __attribute__((visibility("default"))) int bobbin_sched_getaffinity(pid_t pid, size_t size,
-                                                                             cpu_set_t* set)
-    __asm__("sched_getaffinity");
-extern "C" int bobbin_sched_getaffinity(pid_t pid, size_t size, cpu_set_t* set) {
+// sched_getaffinity when a read may be answered with the process's mask,
+// or before the constructor above ran. The entry point jumped here: the
+// return address is its caller's.
+extern "C" __attribute__((visibility("hidden"), used)) int bobbin_getaffinity_slow(pid_t pid, size_t size,
+                                                                                 cpu_set_t* set) {
   using namespace bobbin::ult;
-  GetFn get = next(g_get);
-  if (!get) return -1;
+  if (!bobbin_next_getaffinity) resolve_affinity();
+  GetFn get = bobbin_next_getaffinity;
+  if (!get) {
+    errno = ENOSYS;
+    return -1;
+  }
   int rc = get(pid, size, set);
   if (rc == 0) as_the_program_sees(pid == 0 || pid == gettid(), __builtin_return_address(0), size, set);
   return rc;
 }
+
+#define BOBBIN_STRING_OF(x) #x
+#define BOBBIN_STRINGIFY(x) BOBBIN_STRING_OF(x)
+
+#if defined(__x86_64__)
+// sched_getaffinity(): on to the C library's by a jump unless a read may be
+// answered so (r11 is free at a call).
+__asm__(
+    ".text\n"
+    ".globl sched_getaffinity\n"
+    ".type sched_getaffinity, @function\n"
+    "sched_getaffinity:\n"
+    "  cmpb $0, bobbin_affinity_answers(%rip)\n"
+    "  jne 1f\n"
+    "  movq bobbin_next_getaffinity(%rip), %r11\n"
+    "  testq %r11, %r11\n"
+    "  jz 1f\n"
+    "  jmpq *%r11\n"
+    "1:\n"
+    "  jmp bobbin_getaffinity_slow\n"
+    ".size sched_getaffinity, .-sched_getaffinity\n");
+#else
+extern "C" __attribute__((visibility("default"))) int sched_getaffinity(pid_t pid, size_t size, cpu_set_t* set) {
+  return bobbin_getaffinity_slow(pid, size, set);
+}
+#endif
 
 extern "C" __attribute__((visibility("default"))) int bobbin_pthread_getaffinity_np(pthread_t thread, size_t size,
                                                                                   cpu_set_t* set)

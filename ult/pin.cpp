@@ -63,10 +63,27 @@ struct RuntimeAffinity {
 
 }  // namespace
 
-void set_program_unbound(bool on) { g_program_unbound.store(on, memory_order_relaxed); }
+}  // namespace bobbin::ult
+
+// Whether a thread's read of its own mask may be answered with the
+// process's (program unbound, not pinned by the program): the test
+// sched_getaffinity's entry point makes before it jumps on to the C
+// library's (affinity_linux.cpp). A hint: the slow path checks again.
+extern "C" __attribute__((visibility("hidden"))) bool bobbin_affinity_answers;
+bool bobbin_affinity_answers = false;
+
+namespace bobbin::ult {
+
+void set_program_unbound(bool on) {
+  g_program_unbound.store(on, memory_order_relaxed);
+  __atomic_store_n(&bobbin_affinity_answers, on && !program_pinned(), __ATOMIC_RELAXED);
+}
 bool program_unbound() { return g_program_unbound.load(memory_order_relaxed); }
 bool program_pinned() { return g_program_pinned.load(memory_order_relaxed); }
-void note_program_pin() { g_program_pinned.store(true, memory_order_relaxed); }
+void note_program_pin() {
+  g_program_pinned.store(true, memory_order_relaxed);
+  __atomic_store_n(&bobbin_affinity_answers, false, __ATOMIC_RELAXED);
+}
 bool in_runtime_affinity() { return t_runtime_affinity != 0; }
 
 namespace {

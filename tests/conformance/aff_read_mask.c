@@ -6,7 +6,8 @@
    binding, each reads its place's processors. Read three ways
    (sched_getaffinity of 0 and of its own thread id, pthread_getaffinity_np
    of itself) by the threads of a team as wide as the processors, of a team
-   twice as wide, of their nested teams of 2, and by tasks. Last, one thread
+   twice as wide, of their nested teams of 2, and by tasks, and as they
+   spin for each other in nested teams wider than the processors. Last, one thread
    binds itself to one processor and must read that back, then widens its
    mask again and must read the process's. */
 #include <pthread.h>
@@ -53,6 +54,24 @@ static void check_team(int width, int round) {
   }
 }
 
+/* Nested teams wider than the processors whose members spin for each
+   other, reading their masks as they spin: a runtime that runs OpenMP
+   threads on fewer kernel threads must still get every member running. */
+static void spin_team(int width, int round) {
+#pragma omp parallel num_threads(width)
+  {
+    int arrived = 0;
+#pragma omp parallel num_threads(2 * width) shared(arrived)
+    {
+      int n = omp_get_num_threads();
+      __atomic_fetch_add(&arrived, 1, __ATOMIC_ACQ_REL);
+      long spins = 0;
+      while (__atomic_load_n(&arrived, __ATOMIC_ACQUIRE) < n)
+        if ((++spins & 63) == 0) check_read("member spinning", round);
+    }
+  }
+}
+
 int main(void) {
   CHECK(sched_getaffinity(0, sizeof g_process, &g_process) == 0, "sched_getaffinity");
   for (int c = 0; c < CPU_SETSIZE && g_first_cpu < 0; c++)
@@ -62,6 +81,7 @@ int main(void) {
   for (int round = 0; round < 3; round++) {
     check_team(procs, round);
     check_team(2 * procs, round);
+    spin_team(procs, round);
   }
   CHECK(g_unbound_checked + g_checked > 0, "no thread checked its mask");
 
