@@ -21,10 +21,10 @@
 // the C library's. With binding asked for, a thread reads its place's
 // processors, as under libomp.
 //
-// sched_getaffinity's entry point jumps straight on to the C library's
-// while no read can be answered so (binding asked for, or the program pins
-// threads: bobbin_affinity_answers, pin.cpp), so that a spin loop polling
-// it is still in the C library's frameless wrapper, called from the
+// sched_getaffinity's and pthread_getaffinity_np's entry points jump on to
+// the C library's while no read can be answered so (binding asked for, or
+// the program pins threads: bobbin_affinity_answers, pin.cpp), so that a
+// spin loop polling one is still in the C library's frameless wrapper, called from the
 // program, when the monitor's preemption signal comes (preempt_linux.cpp's
 // leaf_call_return). Through a C function instead, it was not preemptible
 // there: a bound nested team wider than the processors, whose members spin
@@ -57,24 +57,27 @@ using GetFn = int (*)(pid_t, size_t, cpu_set_t*);
 // writer stores the same value.
 extern "C" __attribute__((visibility("hidden"))) GetFn bobbin_next_getaffinity;
 GetFn bobbin_next_getaffinity;
+// The same for pthread_getaffinity_np, whose C library's wrapper is
+// frameless at its system call too.
+using ThreadGetFn = int (*)(pthread_t, size_t, cpu_set_t*);
+extern "C" __attribute__((visibility("hidden"))) ThreadGetFn bobbin_next_thread_getaffinity;
+ThreadGetFn bobbin_next_thread_getaffinity;
 
 namespace bobbin::ult {
 
 namespace {
 
 using SetFn = int (*)(pid_t, size_t, const cpu_set_t*);
-using ThreadGetFn = int (*)(pthread_t, size_t, cpu_set_t*);
 
 // Atomic: another library's constructor may call these before ours runs;
 // every writer stores the same value.
 Atomic<SetFn> g_set{nullptr};
-Atomic<ThreadGetFn> g_thread_get{nullptr};
 
 __attribute__((constructor)) void resolve_affinity() {
   bobbin_next_getaffinity = reinterpret_cast<GetFn>(block::next_symbol("sched_getaffinity", "GLIBC_2.3.4"));
   g_set.store(reinterpret_cast<SetFn>(block::next_symbol("sched_setaffinity", "GLIBC_2.3.4")), memory_order_relaxed);
-  g_thread_get.store(reinterpret_cast<ThreadGetFn>(block::next_symbol("pthread_getaffinity_np", "GLIBC_2.32")),
-                     memory_order_relaxed);
+  bobbin_next_thread_getaffinity =
+      reinterpret_cast<ThreadGetFn>(block::next_symbol("pthread_getaffinity_np", "GLIBC_2.32"));
 }
 
 // The C library's entry; null with errno ENOSYS if it has none.
@@ -128,38 +131,41 @@ extern "C" __attribute__((visibility("hidden"), used)) int bobbin_getaffinity_sl
   return rc;
 }
 
-#define BOBBIN_STRING_OF(x) #x
-#define BOBBIN_STRINGIFY(x) BOBBIN_STRING_OF(x)
-
 #if defined(__x86_64__)
-// sched_getaffinity(): on to the C library's by a jump unless a read may be
-// answered so (r11 is free at a call).
-__asm__(
-    ".text\n"
-    ".globl sched_getaffinity\n"
-    ".type sched_getaffinity, @function\n"
-    "sched_getaffinity:\n"
-    "  cmpb $0, bobbin_affinity_answers(%rip)\n"
-    "  jne 1f\n"
-    "  movq bobbin_next_getaffinity(%rip), %r11\n"
-    "  testq %r11, %r11\n"
-    "  jz 1f\n"
-    "  jmpq *%r11\n"
-    "1:\n"
-    "  jmp bobbin_getaffinity_slow\n"
-    ".size sched_getaffinity, .-sched_getaffinity\n");
+// The entry point `name`: on to the C library's (`next`) by a jump unless a
+// read may be answered so, else to `slow` (r11 is free at a call).
+#define BOBBIN_AFFINITY_ENTRY(name, next, slow)       \
+  __asm__(".text\n"                                   \
+          ".globl " #name "\n"                        \
+          ".type " #name ", @function\n"              \
+          #name ":\n"                                 \
+          "  cmpb $0, bobbin_affinity_answers(%rip)\n" \
+          "  jne 1f\n"                                \
+          "  movq " #next "(%rip), %r11\n"            \
+          "  testq %r11, %r11\n"                      \
+          "  jz 1f\n"                                 \
+          "  jmpq *%r11\n"                            \
+          "1:\n"                                      \
+          "  jmp " #slow "\n"                         \
+          ".size " #name ", .-" #name "\n");
+BOBBIN_AFFINITY_ENTRY(sched_getaffinity, bobbin_next_getaffinity, bobbin_getaffinity_slow)
+BOBBIN_AFFINITY_ENTRY(pthread_getaffinity_np, bobbin_next_thread_getaffinity, bobbin_thread_getaffinity_slow)
 #else
 extern "C" __attribute__((visibility("default"))) int sched_getaffinity(pid_t pid, size_t size, cpu_set_t* set) {
   return bobbin_getaffinity_slow(pid, size, set);
 }
+extern "C" __attribute__((visibility("default"))) int pthread_getaffinity_np(pthread_t thread, size_t size,
+                                                                           cpu_set_t* set) {
+  return bobbin_thread_getaffinity_slow(thread, size, set);
+}
 #endif
 
-extern "C" __attribute__((visibility("default"))) int bobbin_pthread_getaffinity_np(pthread_t thread, size_t size,
-                                                                                  cpu_set_t* set)
-    __asm__("pthread_getaffinity_np");
-extern "C" int bobbin_pthread_getaffinity_np(pthread_t thread, size_t size, cpu_set_t* set) {
+// pthread_getaffinity_np likewise.
+extern "C" __attribute__((visibility("hidden"), used)) int bobbin_thread_getaffinity_slow(pthread_t thread, size_t size,
+                                                                                        cpu_set_t* set) {
   using namespace bobbin::ult;
-  ThreadGetFn get = next(g_thread_get);
+  if (!bobbin_next_thread_getaffinity) resolve_affinity();
+  ThreadGetFn get = bobbin_next_thread_getaffinity;
   if (!get) return ENOSYS;
   int rc = get(thread, size, set);
   if (rc == 0) as_the_program_sees(pthread_equal(thread, pthread_self()), __builtin_return_address(0), size, set);
