@@ -131,6 +131,18 @@ extern "C" __attribute__((visibility("hidden"), used)) int bobbin_getaffinity_sl
   return rc;
 }
 
+// pthread_getaffinity_np likewise.
+extern "C" __attribute__((visibility("hidden"), used)) int bobbin_thread_getaffinity_slow(pthread_t thread, size_t size,
+                                                                                        cpu_set_t* set) {
+  using namespace bobbin::ult;
+  if (!bobbin_next_thread_getaffinity) resolve_affinity();
+  ThreadGetFn get = bobbin_next_thread_getaffinity;
+  if (!get) return ENOSYS;
+  int rc = get(thread, size, set);
+  if (rc == 0) as_the_program_sees(pthread_equal(thread, pthread_self()), __builtin_return_address(0), size, set);
+  return rc;
+}
+
 #if defined(__x86_64__)
 // The entry point `name`: on to the C library's (`next`) by a jump unless a
 // read may be answered so, else to `slow` (r11 is free at a call).
@@ -159,18 +171,6 @@ extern "C" __attribute__((visibility("default"))) int pthread_getaffinity_np(pth
   return bobbin_thread_getaffinity_slow(thread, size, set);
 }
 #endif
-
-// pthread_getaffinity_np likewise.
-extern "C" __attribute__((visibility("hidden"), used)) int bobbin_thread_getaffinity_slow(pthread_t thread, size_t size,
-                                                                                        cpu_set_t* set) {
-  using namespace bobbin::ult;
-  if (!bobbin_next_thread_getaffinity) resolve_affinity();
-  ThreadGetFn get = bobbin_next_thread_getaffinity;
-  if (!get) return ENOSYS;
-  int rc = get(thread, size, set);
-  if (rc == 0) as_the_program_sees(pthread_equal(thread, pthread_self()), __builtin_return_address(0), size, set);
-  return rc;
-}
 
 extern "C" __attribute__((visibility("default"))) int bobbin_sched_setaffinity(pid_t pid, size_t size,
                                                                              const cpu_set_t* set)
