@@ -163,6 +163,8 @@ extern "C" __attribute__((visibility("hidden"), used)) int bobbin_thread_getaffi
 BOBBIN_AFFINITY_ENTRY(sched_getaffinity, bobbin_next_getaffinity, bobbin_getaffinity_slow)
 BOBBIN_AFFINITY_ENTRY(pthread_getaffinity_np, bobbin_next_thread_getaffinity, bobbin_thread_getaffinity_slow)
 #else
+// Elsewhere, plain calls: the slow paths then see the runtime's return
+// address and answer every read as the kernel has it.
 extern "C" __attribute__((visibility("default"))) int sched_getaffinity(pid_t pid, size_t size, cpu_set_t* set) {
   return bobbin_getaffinity_slow(pid, size, set);
 }
