@@ -43,7 +43,6 @@
 
 #include <cerrno>
 
-#include "ult/atomic.hpp"
 #include "ult/block_wait.hpp"
 #include "ult/pin.hpp"
 #include "ult/spinlock.hpp"
@@ -69,24 +68,14 @@ namespace {
 
 using SetFn = int (*)(pid_t, size_t, const cpu_set_t*);
 
-// Atomic: another library's constructor may call these before ours runs;
-// every writer stores the same value.
-Atomic<SetFn> g_set{nullptr};
+// The C library's sched_setaffinity (set as the two above).
+SetFn g_next_setaffinity;
 
 __attribute__((constructor)) void resolve_affinity() {
   bobbin_next_getaffinity = reinterpret_cast<GetFn>(block::next_symbol("sched_getaffinity", "GLIBC_2.3.4"));
-  g_set.store(reinterpret_cast<SetFn>(block::next_symbol("sched_setaffinity", "GLIBC_2.3.4")), memory_order_relaxed);
+  g_next_setaffinity = reinterpret_cast<SetFn>(block::next_symbol("sched_setaffinity", "GLIBC_2.3.4"));
   bobbin_next_thread_getaffinity =
       reinterpret_cast<ThreadGetFn>(block::next_symbol("pthread_getaffinity_np", "GLIBC_2.32"));
-}
-
-// The C library's entry; null with errno ENOSYS if it has none.
-template <class Fn>
-Fn next(Atomic<Fn>& slot) {
-  if (!slot.load(memory_order_relaxed)) resolve_affinity();
-  Fn fn = slot.load(memory_order_relaxed);
-  if (!fn) errno = ENOSYS;
-  return fn;
 }
 
 // After a successful read (the kernel accepted `size` bytes, so the set
@@ -179,8 +168,12 @@ extern "C" __attribute__((visibility("default"))) int bobbin_sched_setaffinity(p
     __asm__("sched_setaffinity");
 extern "C" int bobbin_sched_setaffinity(pid_t pid, size_t size, const cpu_set_t* set) {
   using namespace bobbin::ult;
-  SetFn put = next(g_set);
-  if (!put) return -1;
+  if (!g_next_setaffinity) resolve_affinity();
+  SetFn put = g_next_setaffinity;
+  if (!put) {
+    errno = ENOSYS;
+    return -1;
+  }
   if (!in_runtime_affinity() && !block::from_runtime(__builtin_return_address(0))) note_program_pin();
   return put(pid, size, set);
 }
