@@ -38,7 +38,12 @@
 //   only as often as the time it is expected to lose stays within
 //   kRetryShare of the decisions' time (a width much slower than the
 //   choice is retried rarely: its retries were most of what the model lost
-//   against the best fixed width on a 60-step chain).
+//   against the best fixed width on a 60-step chain), and the share halves
+//   with each retry in a row that finds its width slower than the choice
+//   again (to an eighth: a chain that keeps one width pays for fewer
+//   retries the longer it runs; a retry that finds a faster width restores
+//   the share). Several regions of a kind may run at once: a region of the
+//   retried width that ends first stands for the retry.
 // Times: the least of a width's exploring trials, then exponentially
 // weighted averages (a new sample weighs 1/4 and counts for at most twice
 // the estimate: outliers move it by 25% at most), except that a sample
@@ -94,6 +99,10 @@ class MoldModel {
   static constexpr uint32_t kWaitProbe = 16;
   static constexpr int kRetry = 32;             // decisions between retries, at least
   static constexpr double kRetryShare = 1.0 / 64;  // of the chosen width's time, at most, lost to retries
+  // A retry that finds its width slower than the choice again halves the
+  // share for the next (down to 1/2^kRetryBackoff of it); one that finds it
+  // faster restores it.
+  static constexpr int kRetryBackoff = 3;
   // The exploring trials of width w (the least of them is its estimate).
   static constexpr int trials(int w) { return w == 1 ? 1 : kTrials; }
 
@@ -160,6 +169,9 @@ class MoldModel {
     std::unordered_map<int, Stats> by_width;
     uint32_t since_retry = 0;  // decisions since the last retry (or the exploration)
     std::size_t retry_next = 0;
+    int retry_backoff = 0;       // retries in a row that found their width slower (up to kRetryBackoff)
+    int retrying = 0;            // the width of the retry under way (0: none)
+    double retry_against = 0;    // the chosen width's estimate when it started
     int wait_misses = 0;          // waits for a wider width in a row that found no room
     uint32_t missing_decisions = 0;  // decisions made at kWaitMisses: every kWaitProbe-th probes
   };

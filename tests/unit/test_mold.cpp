@@ -402,13 +402,29 @@ TEST_CASE("mold: retries lose at most their share: a much slower width is retrie
   MoldModel::Key k{&fn, 0};
   int explored = MoldModel::trials(1) + MoldModel::trials(2);
   // Width 1 takes 2.5 times as long as width 2: a retry loses 1.5 regions'
-  // time, which 1/64 of each decision's pays for in 96 decisions.
+  // time, which 1/64 of each decision's pays for in 96 decisions; each
+  // retry that finds it as slow again halves the share, down to an eighth.
+  auto retries_of = [&](const std::vector<int>& chosen, int from) {
+    std::vector<int> r;
+    for (std::size_t i = std::size_t(from); i < chosen.size(); ++i)
+      if (chosen[i] == 1) r.push_back(int(i) - from);
+    return r;
+  };
+  auto slow1 = [](int w) { return w == 1 ? 2.5e5 : 1e5; };
   MoldModel m;
-  std::vector<int> chosen = run(m, k, 2, 1, explored + 300, [](int w) { return w == 1 ? 2.5e5 : 1e5; });
-  std::vector<int> retries;
-  for (std::size_t i = std::size_t(explored); i < chosen.size(); ++i)
-    if (chosen[i] == 1) retries.push_back(int(i) - explored);
-  CHECK(retries == std::vector<int>{95, 191, 287});
+  std::vector<int> chosen = run(m, k, 2, 1, explored + 2300, slow1);
+  CHECK(retries_of(chosen, explored) == std::vector<int>{95, 95 + 192, 95 + 192 + 384, 95 + 192 + 384 + 768,
+                                                        95 + 192 + 384 + 2 * 768});
+  // The share stays halved while retries find width 1 as slow: the third
+  // retry comes 384 decisions after the second. Width 1 has become faster
+  // meanwhile; that retry finds it, and it is the choice from then on.
+  MoldModel p;
+  chosen = run(p, k, 2, 1, explored + 300, slow1);
+  CHECK(retries_of(chosen, explored) == std::vector<int>{95, 287});
+  chosen = run(p, k, 2, 1, 500, [](int w) { return w == 1 ? 0.9e5 : 1e5; });
+  auto first1 = std::find(chosen.begin(), chosen.end(), 1);
+  CHECK(first1 - chosen.begin() == 95 + 192 + 384 - 300);
+  CHECK(std::count(first1, chosen.end(), 2) <= (chosen.end() - first1) / MoldModel::kRetry);
   // As fast (flat: width 1 is chosen, the cheapest): width 2 is retried
   // every kRetry decisions, the least interval.
   MoldModel f;
