@@ -2,6 +2,7 @@
 #include <cstdarg>
 
 #include "abi/abi_types.hpp"
+#include "abi/captured_args.hpp"
 #include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
@@ -16,14 +17,12 @@ BOBBIN_EXPORT int __kmpc_invoke_task_func(int) { return rt::invoke_current_body(
 
 BOBBIN_EXPORT void __kmpc_fork_call(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
   BOBBIN_OMPT_ENTRY;
-  void* argv[64];
-  if (argc > 64) rt::unsupported("a parallel region capturing more than 64 variables");
   va_list ap;
   va_start(ap, microtask);
-  for (int i = 0; i < argc; ++i) argv[i] = va_arg(ap, void*);
+  abi::CapturedArgs argv(argc, ap);
   va_end(ap);
   rt::ForkRequest req;
-  req.body = {rt::RegionBody::Kind::VarargsMicrotask, reinterpret_cast<void*>(microtask), argc, argv, nullptr};
+  req.body = {rt::RegionBody::Kind::VarargsMicrotask, reinterpret_cast<void*>(microtask), argc, argv.data(), nullptr};
   rt::fork(req);
 }
 

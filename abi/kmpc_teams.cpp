@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "abi/abi_types.hpp"
+#include "abi/captured_args.hpp"
 #include "abi/ompt_entry.hpp"
 #include "runtime/api.hpp"
 
@@ -15,14 +16,12 @@ using kmpc_micro = void (*)(kmp_int32* gtid, kmp_int32* tid, ...);
 
 BOBBIN_EXPORT void __kmpc_fork_teams(ident_t*, kmp_int32 argc, kmpc_micro microtask, ...) {
   BOBBIN_OMPT_ENTRY;
-  void* argv[64];
-  if (argc > 64) rt::unsupported("a teams region capturing more than 64 variables");
   va_list ap;
   va_start(ap, microtask);
-  for (int i = 0; i < argc; ++i) argv[i] = va_arg(ap, void*);
+  abi::CapturedArgs argv(argc, ap);
   va_end(ap);
   rt::TeamsRequest req;
-  req.body = {rt::RegionBody::Kind::VarargsMicrotask, reinterpret_cast<void*>(microtask), argc, argv, nullptr};
+  req.body = {rt::RegionBody::Kind::VarargsMicrotask, reinterpret_cast<void*>(microtask), argc, argv.data(), nullptr};
   rt::fork_teams(req);
 }
 

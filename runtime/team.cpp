@@ -42,6 +42,7 @@
 #include <utility>
 
 #include "config.hpp"
+#include "runtime/call_microtask.hpp"
 #include "runtime/settings.hpp"
 #include "scheduler/gang.hpp"
 #include "scheduler/mold.hpp"
@@ -348,8 +349,8 @@ constexpr auto make_invokers(std::index_sequence<N...>) {
       [](void* fn, int* g, int* t, void** a) { call_with(fn, g, t, a, std::make_index_sequence<N>{}); }...};
 }
 
-// Microtasks take their captured variables as separate arguments; 64 covers
-// every region we have seen compilers emit (libomp's generic path has no limit).
+// Microtasks take their captured variables as separate arguments: up to 64
+// through these, more through bobbin_call_microtask_n (call_microtask.hpp).
 constexpr auto kInvokers = make_invokers(std::make_index_sequence<65>{});
 
 void invoke_body(const RegionBody& body, Thread* t) {
@@ -359,11 +360,16 @@ void invoke_body(const RegionBody& body, Thread* t) {
     asm volatile("" ::: "memory");  // not a tail call (the exit frame)
     return;
   }
-  if (body.argc < 0 || std::size_t(body.argc) >= kInvokers.size()) {
-    fatal("a parallel region with %d captured variables (at most %zu are supported)", body.argc, kInvokers.size() - 1);
-  }
   int gtid = t->gtid, tid = t->tid;
-  kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
+  if (body.argc >= 0 && std::size_t(body.argc) < kInvokers.size()) {
+    kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
+    return;
+  }
+  if (body.argc < 0 || !kCallsAnyArity) {
+    fatal("a parallel region with %d captured variables (at most %zu are supported on this processor)", body.argc,
+          kInvokers.size() - 1);
+  }
+  bobbin_call_microtask_n(body.fn, &gtid, &tid, body.argc, body.argv, ompt::on() ? &ompt::set_exit_frame : nullptr);
 }
 
 // A thread of a molded region: its time in the body, for the model.
