@@ -365,11 +365,14 @@ void invoke_body(const RegionBody& body, Thread* t) {
     kInvokers[std::size_t(body.argc)](body.fn, &gtid, &tid, body.argv);
     return;
   }
-  if (body.argc < 0 || !kCallsAnyArity) {
-    fatal("a parallel region with %d captured variables (at most %zu are supported on this processor)", body.argc,
-          kInvokers.size() - 1);
+  if constexpr (kCallsAnyArity) {  // else the call would name a routine defined only on x86-64
+    if (body.argc > 0) {
+      bobbin_call_microtask_n(body.fn, &gtid, &tid, body.argc, body.argv, ompt::on() ? &ompt::set_exit_frame : nullptr);
+      return;
+    }
   }
-  bobbin_call_microtask_n(body.fn, &gtid, &tid, body.argc, body.argv, ompt::on() ? &ompt::set_exit_frame : nullptr);
+  fatal("a parallel region with %d captured variables (at most %zu are supported on this processor)", body.argc,
+        kInvokers.size() - 1);
 }
 
 // A thread of a molded region: its time in the body, for the model.
