@@ -1048,6 +1048,14 @@ int list_of_memory_node(int node) {
 
 int memory_node_lists() { return int(g_placement.list_of_numa.size()); }
 
+std::size_t queued_ready(Team* team) {
+  TeamTasks* tt = team->tasks.load(memory_order_acquire);
+  if (!tt) return 0;
+  std::size_t n = tt->priority.size();
+  for (int l = 0; l < g_placement.num_lists; ++l) n += tt->sched->queued(l);
+  return n;
+}
+
 int modelled_memory_nodes() {
   ensure_initialized();
   return g_modelled_nodes;

@@ -171,6 +171,9 @@ const void* task_routine(Task* t);
 // nodes the placement has (0 or 1 on a machine of one).
 int list_of_memory_node(int node);
 int memory_node_lists();
+// Ready tasks waiting in the lists of `team`'s task pool (a hint, read
+// without locks): a worker idle now takes one of them in a moment.
+std::size_t queued_ready(Team* team);
 // The task list the moldable model chose for a ready task that opens
 // nested regions (its leader's, runtime/team.cpp); -1 when it has no choice.
 // Asked only once note_mold_openers() was called: a task opened a molded

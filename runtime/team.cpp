@@ -898,6 +898,21 @@ int idle_workers() {
   return n;
 }
 
+// The idle workers a region opened by `me` may take: less one for each
+// ready task of the encountering team queued, which an idle worker takes
+// in a moment (at the step where both strips of a moldable stencil ended
+// together, the first region saw the other worker idle, explored width 2,
+// and held the other strip's sweep back for its whole time: 1.8 ms of
+// each 3.0 ms step, at each of width 2's trials).
+// The tasks are counted first: a worker that takes one says it is busy
+// before the task leaves its list (help_until), so a task gone from the
+// count is not also counted as a free worker (a hint: the reads are
+// relaxed, ordered on x86-64, where a late one costs a trial's width).
+int idle_for_region(Thread* me) {
+  std::size_t queued = me->team ? std::min<std::size_t>(queued_ready(me->team), 1u << 16) : 0;
+  return std::max(0, idle_workers() - int(queued));
+}
+
 // A team-mate that has just finished a task (the previous step of the
 // chain this region continues: its completion made this task ready) is
 // counted idle only once it is back in its wait, a few microseconds later.
@@ -920,7 +935,7 @@ int idle_workers() {
 constexpr uint64_t kMoldWaitNs = 10000;
 
 // Tells the model what the wait found, when there was one.
-void wait_for_room(sched::MoldModel::Decision& mold, int idle, const sched::MoldModel::Key& key) {
+void wait_for_room(Thread* me, sched::MoldModel::Decision& mold, int idle, const sched::MoldModel::Key& key) {
   int need = std::max(mold.width, mold.wider);
   uint64_t until = 0;
   while (idle + 1 < need) {
@@ -930,7 +945,7 @@ void wait_for_room(sched::MoldModel::Decision& mold, int idle, const sched::Mold
       break;
     }
     for (int i = 0; i < 8; ++i) cpu_relax();
-    idle = idle_workers();
+    idle = idle_for_region(me);
   }
   if (until != 0 && idle + 1 >= need) mold_model().waited(key, true);
   if (mold.wider > 0) mold.width = mold.wider, mold.predicted_ns = mold.wider_ns, mold.exploring = mold.wider_exploring;
@@ -1197,10 +1212,10 @@ Team* open_region(Thread* me, const ForkRequest& req) {
         note_mold_openers();
       }
     }
-    int idle = idle_workers();
+    int idle = idle_for_region(me);
     sched::MoldModel::Key key{req.body.fn, mold_where, mold_leader};
     mold = mold_model().choose(key, n, idle);
-    wait_for_room(mold, idle, key);
+    wait_for_room(me, mold, idle, key);
     n = mold.width;
   }
   auto mark = [&](Team* t) {
