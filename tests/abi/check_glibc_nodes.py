@@ -15,8 +15,9 @@ Exit status 0 pass, 1 fail, 77 skipped (no libc.so.6 found).
 
 import argparse
 import os
-import subprocess
 import sys
+
+from check_symbols import dynamic_functions as nodes  # {name: set of nodes}, nm -D
 
 # (name, node) pairs of the C library whose function is not the default one's.
 DIFFERENT = {
@@ -27,19 +28,6 @@ DIFFERENT = {
     ('sched_getaffinity', 'GLIBC_2.3.3'),
     ('sched_setaffinity', 'GLIBC_2.3.3'),
 }
-
-
-def nodes(path):
-    """{name: set of nodes} of the functions an ELF file defines (nm -D)."""
-    out = subprocess.run(['nm', '-D', '--defined-only', path], capture_output=True, text=True, check=True).stdout
-    syms = {}
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) < 3 or fields[1] not in ('T', 'W', 'i'):
-            continue
-        name, _, node = fields[2].partition('@')
-        syms.setdefault(name, set()).add(node.lstrip('@'))
-    return syms
 
 
 def find_libc():
