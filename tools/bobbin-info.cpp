@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/settings.hpp"
 #include "scheduler/topology.hpp"
 
 namespace {
@@ -22,7 +23,9 @@ const char kUsage[] =
     "    (see scheduler/README.md);\n"
     "  - how many task lists each BOBBIN_TASKLIST level makes;\n"
     "  - the default places, one per core, as OS processor numbers;\n"
-    "  - the workers, one per place: worker i runs on place i.\n"
+    "  - the workers, one per place: worker i runs on place i;\n"
+    "  - which nested regions get their width from the moldable model\n"
+    "    (BOBBIN_MOLD, OMP_DYNAMIC).\n"
     "\n"
     "Environment:\n"
     "  BOBBIN_TOPOLOGY  an hwloc synthetic description to model instead of the\n"
@@ -63,6 +66,15 @@ void print(const Topology& t) {
   std::printf("\nWorkers (one per place): %zu\n", places.size());
   for (std::size_t i = 0; i < places.size(); ++i)
     std::printf("  worker %zu -> place %zu -> OS cpus %s\n", i, i, cpu_list(places[i]).c_str());
+
+  // The moldable model (scheduler/mold.hpp): BOBBIN_MOLD and dyn-var as the environment sets them.
+  const bobbin::rt::Settings& st = bobbin::rt::settings();
+  const char* mode = st.mold > 0    ? "on: every nested region's width is the model's"
+                     : st.mold < 0  ? "off: nested regions get the width they ask for"
+                     : st.dynamic   ? "auto, OMP_DYNAMIC=true: every nested region's width is the model's"
+                                    : "auto, OMP_DYNAMIC=false: the width asked (the model only for regions "
+                                      "opened while omp_set_dynamic(1) is in force)";
+  std::printf("\nMoldable nested regions (BOBBIN_MOLD): %s\n", mode);
 }
 
 }  // namespace
