@@ -65,17 +65,21 @@ void help_until(Thread* th, Done done, const char* what = "a task scheduling poi
     if (!hungry) team->hungry.fetch_add(1, memory_order_relaxed);
     hungry = true;
     if (!th->noted_waiting) ult::Worker::note_waiting_for_work(true), th->noted_waiting = true;
+    // Tasks visible already are ones the try above could not run (a tied
+    // task's wait runs only its descendants): they wake the wait at once.
+    bool seen = tasks_visible(team);
     auto wake = [&] { return done() || tasks_visible(team) || handed_a_task(th); };
     if (!WaitWord::spin(wake)) team->ww.wait(wake);
-    // Woken by a task to take: busy from before it leaves its list (the
+    // Woken by a new task to take: busy from before it leaves its list (the
     // next try notes the wait again if another thread took it), so that
     // whoever counts free workers and queued tasks together (the moldable
     // model: runtime/team.cpp, idle_for_region) sees the worker either
     // free with the task still queued or busy, never free with the task
     // gone. Noted busy only after the pop, a stencil strip's sweep saw the
     // worker taking the other strip's free and chose a width of 2 for it
-    // (3 times in 240 regions).
-    stop_waiting_note(th);
+    // (3 times in 240 regions). Not for tasks it could not run: it stays
+    // free for a gang's members (scheduler/gang.cpp) while it spins on them.
+    if (!seen) stop_waiting_note(th);
   }
   fed();
   stop_waiting_note(th);
