@@ -6,8 +6,7 @@
 #include "abi/abi_types.hpp"
 #include "ult/symver_jump.hpp"
 
-#define BOBBIN_LIBGOMP_SYMBOL(name, node, target)                                                          \
-  BOBBIN_SYMVER_JUMP("_bobbin_libgomp_" BOBBIN_SYMVER_STR(__LINE__), #name "@" #node, \
-                     target)
+#define BOBBIN_LIBGOMP_SYMBOL(name, node, target) \
+  BOBBIN_SYMVER_JUMP("_bobbin_libgomp_" BOBBIN_SYMVER_STR(__LINE__), #name "@" #node, target)
 
 #include "abi/libgomp_versions.inc"

@@ -909,7 +909,7 @@ int idle_workers() {
 // count is not also counted as a free worker (a hint: the reads are
 // relaxed, ordered on x86-64, where a late one costs a trial's width).
 int idle_for_region(Thread* me) {
-  std::size_t queued = me->team ? std::min<std::size_t>(queued_ready(me->team), 1u << 16) : 0;
+  std::size_t queued = std::min<std::size_t>(queued_ready(me->team), 1u << 16);
   return std::max(0, idle_workers() - int(queued));
 }
 
